@@ -68,7 +68,7 @@ static void ref_setkey(rijn_aes_key *k, const uint8_t *key, size_t key_len)
         for (int j = 0; j < 4; j++)
             w[4 * i + j] = (uint8_t)(w[4 * (i - nk) + j] ^ t[j]);
     }
-    memcpy(k->rk, w, 16 * total);
+    memcpy(k->rk, w, 4 * total);
     rijn_wipe(w, sizeof w);
 }
 
