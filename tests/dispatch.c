@@ -1,0 +1,141 @@
+/*
+ * dispatch: the registry, the best-pick and the two environment overrides.
+ *
+ *   test_dispatch unit            mask parsing, registry listing, best-pick
+ *   test_dispatch forced NAME ok|fail
+ *                                 run with RIJN_IMPL (and maybe
+ *                                 RIJN_CPU_MASK) set by ctest: key setup
+ *                                 must succeed with backend NAME, or fail
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "testutil.h"
+
+static void check(int cond, const char *what)
+{
+    if (cond)
+        tu_pass();
+    else
+        tu_fail("%s", what);
+}
+
+static int unit(void)
+{
+    uint32_t all = RIJN_CPU_AESNI | RIJN_CPU_AVX2 | RIJN_CPU_AVX512F;
+
+    check(rijn_cpu_apply_mask(all, NULL) == all, "no mask keeps all");
+    check(rijn_cpu_apply_mask(all, "") == all, "empty mask keeps all");
+    check(rijn_cpu_apply_mask(all, "avx512f") ==
+              (RIJN_CPU_AESNI | RIJN_CPU_AVX2), "name removes");
+    check(rijn_cpu_apply_mask(all, "avx512f, -avx2,~aesni") == 0,
+          "list with separators and prefixes removes all");
+    check(rijn_cpu_apply_mask(all, "nosuch,avx2") ==
+              (RIJN_CPU_AESNI | RIJN_CPU_AVX512F), "unknown name ignored");
+    check(rijn_cpu_apply_mask(RIJN_CPU_AESNI, "0x2") == RIJN_CPU_AESNI,
+          "hex mask keeps bits");
+    check(rijn_cpu_apply_mask(RIJN_CPU_AESNI, "0xffffffff") == RIJN_CPU_AESNI,
+          "hex mask cannot add");
+    check(rijn_cpu_apply_mask(all, "0x0") == 0, "hex zero removes all");
+
+    /* Every feature name maps to one distinct bit. */
+    uint32_t seen = 0;
+    for (const rijn_cpu_feature_name *f = rijn_cpu_feature_names; f->name;
+         f++) {
+        check(f->bit != 0 && (f->bit & (f->bit - 1)) == 0 && !(seen & f->bit),
+              f->name);
+        seen |= f->bit;
+        check(rijn_cpu_apply_mask(f->bit, f->name) == 0, f->name);
+    }
+
+    /* Registry: names unique, default is runnable, constant-time, and the
+     * highest-ranked runnable one; ref is never the default. */
+    const char *def = rijn_impl_default();
+    check(def != NULL, "a default backend exists");
+    check(def != NULL && strcmp(def, "ref") != 0, "ref is never picked");
+    int defaults = 0;
+    for (size_t i = 0; i < rijn_impl_count(); i++) {
+        rijn_impl_info in;
+        check(rijn_impl_get(i, &in) == 0, "rijn_impl_get in range");
+        const rijn_aes_impl *impl = rijn_impl_find(in.name);
+        check(impl != NULL, "listed backend can be found");
+        for (size_t j = 0; j < i; j++) {
+            rijn_impl_info other;
+            rijn_impl_get(j, &other);
+            check(strcmp(other.name, in.name) != 0, "unique names");
+        }
+        if (in.is_default) {
+            defaults++;
+            check(in.available && in.constant_time, "default is runnable and CT");
+        }
+        const rijn_aes_impl *d = rijn_impl_find(def);
+        if (impl && d && in.available && impl->rank > 0)
+            check(impl->rank <= d->rank, "default has the highest rank");
+        tu_note("%-12s %s %s needs=%s%s", in.name,
+                in.available ? "available  " : "unavailable",
+                in.constant_time ? "ct " : "VT ", in.needs,
+                in.is_default ? "  <- default" : "");
+    }
+    check(defaults == 1, "exactly one default");
+    rijn_impl_info none;
+    check(rijn_impl_get(rijn_impl_count(), &none) == -1, "out of range");
+
+    /* Bad key lengths and names. */
+    rijn_aes_key k;
+    uint8_t key[33] = {0};
+    for (size_t len = 0; len <= 33; len++)
+        check((rijn_aes_setkey(&k, key, len) == 0) ==
+                  (len == 16 || len == 24 || len == 32), "key length check");
+    check(rijn_aes_setkey_impl(&k, key, 16, "nosuch") == -1, "unknown name");
+    check(rijn_aes_setkey_impl(&k, key, 16, "ref") == 0 &&
+              strcmp(rijn_aes_key_impl(&k), "ref") == 0, "explicit ref");
+    char buf[512];
+    rijn_cpu_features(buf, sizeof buf);
+    tu_note("cpu features: %s", buf[0] ? buf : "(none)");
+    char tiny[4];
+    rijn_cpu_features(tiny, sizeof tiny);
+    check(strlen(tiny) < sizeof tiny, "feature string truncates safely");
+    return tu_end();
+}
+
+static int forced(const char *name, int expect_ok)
+{
+    rijn_aes_key k;
+    static const uint8_t key[16];
+    int r = rijn_aes_setkey(&k, key, 16);
+    const char *def = rijn_impl_default();
+    tu_note("RIJN_IMPL=%s RIJN_CPU_MASK=%s -> %s", getenv("RIJN_IMPL"),
+            getenv("RIJN_CPU_MASK") ? getenv("RIJN_CPU_MASK") : "",
+            r == 0 ? rijn_aes_key_impl(&k) : "key setup failed");
+    if (expect_ok) {
+        check(r == 0, "key setup succeeds");
+        check(r == 0 && strcmp(rijn_aes_key_impl(&k), name) == 0,
+              "forced backend is used");
+        check(def != NULL && strcmp(def, name) == 0, "default reports it");
+    } else {
+        check(r == -1, "key setup fails");
+        check(def == NULL, "no default");
+        uint8_t out[16];
+        check(rijn_aes_ctr(out, out, 0, key, 16, key) == -1,
+              "one-shot fails too");
+    }
+    return tu_end();
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && strcmp(argv[1], "unit") == 0) {
+        tu_begin("dispatch", "ref");
+        return unit();
+    }
+    if (argc == 4 && strcmp(argv[1], "forced") == 0) {
+        int ok = strcmp(argv[3], "ok") == 0;
+        /* An expected success needs a backend this CPU runs (else skip). */
+        tu_begin("dispatch-forced", ok ? argv[2] : "ref");
+        return forced(argv[2], ok);
+    }
+    fprintf(stderr, "usage: test_dispatch unit | forced NAME ok|fail\n");
+    return 2;
+}
