@@ -1,0 +1,155 @@
+/*
+ * `rijn`: the command-line front end of librijn.
+ *
+ *   rijn enc -aes-128-ctr -K hex -iv hex [-in f] [-out f]   (openssl enc)
+ *   rijn aes-128-ctr ...                                     (same)
+ *   rijn impl                                                (backends)
+ *   rijn speed [options]                                     (benchmark)
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rijn.h"
+#include "tool.h"
+
+void tool_err(const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fputs("rijn: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int tool_is_help(const char *s)
+{
+    return strcmp(s, "-h") == 0 || strcmp(s, "-help") == 0 ||
+           strcmp(s, "--help") == 0;
+}
+
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+int tool_hex_decode(unsigned char *out, size_t n, const char *s)
+{
+    if (strlen(s) != 2 * n)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        int hi = hex_value(s[2 * i]), lo = hex_value(s[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return -1;
+        out[i] = (unsigned char)(hi << 4 | lo);
+    }
+    return 0;
+}
+
+int tool_check_rijn_impl_env(const char *prog)
+{
+    const char *want = getenv("RIJN_IMPL");
+    rijn_impl_info info;
+
+    if (rijn_impl_default() != NULL)
+        return 0;
+    if (want == NULL || *want == '\0') {
+        tool_err("%s: no AES backend can run on this CPU", prog);
+        return -1;
+    }
+    for (size_t i = 0; rijn_impl_get(i, &info) == 0; i++) {
+        if (strcmp(info.name, want) == 0) {
+            tool_err("%s: RIJN_IMPL=%s: this CPU cannot run it (needs %s)",
+                     prog, want, info.needs[0] ? info.needs : "-");
+            return -1;
+        }
+    }
+    fflush(stdout);
+    fprintf(stderr, "rijn: %s: RIJN_IMPL=%s: unknown backend; compiled in:",
+            prog, want);
+    for (size_t i = 0; rijn_impl_get(i, &info) == 0; i++)
+        fprintf(stderr, "%s%s", i ? ", " : " ", info.name);
+    fputc('\n', stderr);
+    return -1;
+}
+
+static void usage(FILE *f)
+{
+    fputs("usage: rijn <command> [options]\n"
+          "\n"
+          "commands:\n"
+          "  enc -aes-{128,192,256}-ctr [-e|-d] -K hex -iv hex [-in f] [-out f]\n"
+          "                  encrypt or decrypt a file with AES-CTR, byte for\n"
+          "                  byte like `openssl enc` (stdin/stdout by default)\n"
+          "  aes-{128,192,256}-ctr ...\n"
+          "                  same as `enc -aes-...-ctr ...`\n"
+          "  impl            list the AES backends, which ones this CPU runs,\n"
+          "                  which one is picked, and the CPU features\n"
+          "  speed [options] benchmark every backend against OpenSSL and\n"
+          "                  libgcrypt (when installed)\n"
+          "\n"
+          "  rijn <command> --help   help for one command\n"
+          "  rijn --version          version, default backend, CPU features\n"
+          "\n"
+          "environment:\n"
+          "  RIJN_IMPL=name      force a backend (see `rijn impl`)\n"
+          "  RIJN_CPU_MASK=list  hide CPU features (\"avx512f,vaes\" or 0xMASK)\n",
+          f);
+}
+
+static int version(void)
+{
+    char feat[512];
+    const char *def = rijn_impl_default();
+    const char *want = getenv("RIJN_IMPL");
+
+    printf("rijn %s (library %s)\n", RIJN_VERSION_STRING, rijn_version());
+    if (def != NULL)
+        printf("default backend: %s%s\n", def,
+               want && *want ? " (from RIJN_IMPL)" : "");
+    else
+        printf("default backend: none (RIJN_IMPL=%s is unknown or "
+               "unavailable)\n", want ? want : "");
+    printf("cpu features: %s\n", rijn_cpu_features(feat, sizeof feat));
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *cmd;
+
+    if (argc < 2) {
+        usage(stderr);
+        return 1;
+    }
+    cmd = argv[1];
+    if (tool_is_help(cmd) || strcmp(cmd, "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-version") == 0 ||
+        strcmp(cmd, "version") == 0)
+        return version();
+    if (strcmp(cmd, "enc") == 0)
+        return cmd_enc(argc - 1, argv + 1);
+    if (strcmp(cmd, "aes-128-ctr") == 0 || strcmp(cmd, "aes-192-ctr") == 0 ||
+        strcmp(cmd, "aes-256-ctr") == 0)
+        return cmd_enc(argc - 1, argv + 1);
+    if (strcmp(cmd, "impl") == 0)
+        return cmd_impl(argc - 1, argv + 1);
+    if (strcmp(cmd, "speed") == 0)
+        return cmd_speed(argc - 1, argv + 1);
+    tool_err("unknown command '%s' (try `rijn --help`)", cmd);
+    return 1;
+}

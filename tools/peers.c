@@ -1,0 +1,303 @@
+/*
+ * Comparison peers for `rijn speed`: OpenSSL's libcrypto (through EVP) and
+ * libgcrypt, both loaded with dlopen() so that the tool never links them and
+ * runs (without the comparison columns) where they are not installed.
+ *
+ * Only the handful of functions used are looked up; their prototypes are
+ * declared here from the libraries' documented ABI, so no development
+ * headers are needed either.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+
+enum peer_kind { PEER_OPENSSL, PEER_GCRYPT };
+
+/* libcrypto (OpenSSL 3 ABI) */
+typedef void *(*evp_ctx_new_fn)(void);
+typedef void (*evp_ctx_free_fn)(void *ctx);
+typedef const void *(*evp_cipher_fn)(void);
+typedef void *(*evp_fetch_fn)(void *libctx, const char *alg,
+                              const char *props);
+typedef int (*evp_init_fn)(void *ctx, const void *cipher, void *engine,
+                           const unsigned char *key, const unsigned char *iv);
+typedef int (*evp_update_fn)(void *ctx, unsigned char *out, int *outl,
+                             const unsigned char *in, int inl);
+typedef const char *(*ossl_version_fn)(int type);
+
+/* libgcrypt (1.x ABI; gcry_error_t is an unsigned int) */
+typedef const char *(*gcry_check_version_fn)(const char *req);
+typedef unsigned (*gcry_control_fn)(int cmd, ...);
+typedef unsigned (*gcry_open_fn)(void **hd, int algo, int mode,
+                                 unsigned flags);
+typedef void (*gcry_close_fn)(void *hd);
+typedef unsigned (*gcry_setkey_fn)(void *hd, const void *key, size_t len);
+typedef unsigned (*gcry_setctr_fn)(void *hd, const void *ctr, size_t len);
+typedef unsigned (*gcry_encrypt_fn)(void *hd, void *out, size_t outlen,
+                                    const void *in, size_t inlen);
+
+#define GCRYCTL_DISABLE_SECMEM 37
+#define GCRYCTL_INITIALIZATION_FINISHED 38
+#define GCRY_CIPHER_AES128 7
+#define GCRY_CIPHER_AES192 8
+#define GCRY_CIPHER_AES256 9
+#define GCRY_CIPHER_MODE_CTR 6
+
+struct peer {
+    enum peer_kind kind;
+    const char *name;
+    const char *soname;
+    char version[128];
+    /* libcrypto */
+    evp_ctx_new_fn ctx_new;
+    evp_ctx_free_fn ctx_free;
+    evp_init_fn init;
+    evp_update_fn update;
+    const void *cipher[3]; /* AES-128/192/256-CTR */
+    /* libgcrypt */
+    gcry_open_fn gopen;
+    gcry_close_fn gclose;
+    gcry_setkey_fn gsetkey;
+    gcry_setctr_fn gsetctr;
+    gcry_encrypt_fn gencrypt;
+};
+
+struct peer_session {
+    const peer *p;
+    void *h; /* EVP_CIPHER_CTX * or gcry_cipher_hd_t */
+    size_t key_len;
+    int failed;
+};
+
+/*
+ * dlsym() returns an object pointer; POSIX guarantees it can be converted
+ * to the function pointer type of the symbol. The conversion goes through
+ * memcpy so that no compiler warns about it.
+ */
+static int sym(void *lib, const char *name, void *fnptr, size_t size)
+{
+    void *p = dlsym(lib, name);
+    if (p == NULL || size != sizeof p)
+        return -1;
+    memcpy(fnptr, &p, size);
+    return 0;
+}
+#define SYM(lib, name, var) sym((lib), (name), &(var), sizeof(var))
+
+static peer openssl_peer, gcrypt_peer;
+static int openssl_state, gcrypt_state; /* 0 untried, 1 loaded, -1 absent */
+static char openssl_why[256], gcrypt_why[256];
+
+static void set_why(char *why, size_t n, const char *what)
+{
+    const char *e = dlerror();
+    snprintf(why, n, "%s%s%s", what, e ? ": " : "", e ? e : "");
+}
+
+static int load_openssl(peer *p)
+{
+    void *lib = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
+    evp_cipher_fn c128, c192, c256;
+    evp_fetch_fn fetch = NULL;
+    ossl_version_fn version = NULL;
+    static const char *const names[3] = {"AES-128-CTR", "AES-192-CTR",
+                                         "AES-256-CTR"};
+    int i;
+
+    if (lib == NULL) {
+        set_why(openssl_why, sizeof openssl_why, "cannot load libcrypto.so.3");
+        return -1;
+    }
+    p->kind = PEER_OPENSSL;
+    p->name = "openssl";
+    p->soname = "libcrypto.so.3";
+    if (SYM(lib, "EVP_CIPHER_CTX_new", p->ctx_new) ||
+        SYM(lib, "EVP_CIPHER_CTX_free", p->ctx_free) ||
+        SYM(lib, "EVP_EncryptInit_ex", p->init) ||
+        SYM(lib, "EVP_EncryptUpdate", p->update) ||
+        SYM(lib, "EVP_aes_128_ctr", c128) ||
+        SYM(lib, "EVP_aes_192_ctr", c192) ||
+        SYM(lib, "EVP_aes_256_ctr", c256)) {
+        set_why(openssl_why, sizeof openssl_why,
+                "libcrypto.so.3 lacks an EVP function");
+        dlclose(lib);
+        return -1;
+    }
+    /*
+     * OpenSSL 3 looks a legacy EVP_aes_*_ctr() cipher up in its provider
+     * on every EVP_EncryptInit_ex() that names it; an explicitly fetched
+     * cipher avoids that, which is what a careful application does.
+     */
+    (void)SYM(lib, "EVP_CIPHER_fetch", fetch);
+    for (i = 0; i < 3; i++)
+        p->cipher[i] = fetch ? fetch(NULL, names[i], NULL) : NULL;
+    if (p->cipher[0] == NULL || p->cipher[1] == NULL || p->cipher[2] == NULL) {
+        p->cipher[0] = c128();
+        p->cipher[1] = c192();
+        p->cipher[2] = c256();
+    }
+    if (SYM(lib, "OpenSSL_version", version) == 0)
+        snprintf(p->version, sizeof p->version, "%s", version(0));
+    else
+        snprintf(p->version, sizeof p->version, "libcrypto.so.3");
+    return 0;
+}
+
+static int load_gcrypt(peer *p)
+{
+    void *lib = dlopen("libgcrypt.so.20", RTLD_NOW | RTLD_LOCAL);
+    gcry_check_version_fn check;
+    gcry_control_fn control;
+    const char *v;
+
+    if (lib == NULL) {
+        set_why(gcrypt_why, sizeof gcrypt_why, "cannot load libgcrypt.so.20");
+        return -1;
+    }
+    p->kind = PEER_GCRYPT;
+    p->name = "gcrypt";
+    p->soname = "libgcrypt.so.20";
+    if (SYM(lib, "gcry_check_version", check) ||
+        SYM(lib, "gcry_control", control) ||
+        SYM(lib, "gcry_cipher_open", p->gopen) ||
+        SYM(lib, "gcry_cipher_close", p->gclose) ||
+        SYM(lib, "gcry_cipher_setkey", p->gsetkey) ||
+        SYM(lib, "gcry_cipher_setctr", p->gsetctr) ||
+        SYM(lib, "gcry_cipher_encrypt", p->gencrypt)) {
+        set_why(gcrypt_why, sizeof gcrypt_why,
+                "libgcrypt.so.20 lacks a function");
+        dlclose(lib);
+        return -1;
+    }
+    /* The documented initialisation sequence for an application. */
+    v = check(NULL);
+    control(GCRYCTL_DISABLE_SECMEM, 0);
+    control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+    snprintf(p->version, sizeof p->version, "libgcrypt %s", v ? v : "?");
+    return 0;
+}
+
+const peer *peer_openssl(void)
+{
+    if (openssl_state == 0)
+        openssl_state = load_openssl(&openssl_peer) == 0 ? 1 : -1;
+    return openssl_state > 0 ? &openssl_peer : NULL;
+}
+
+const peer *peer_gcrypt(void)
+{
+    if (gcrypt_state == 0)
+        gcrypt_state = load_gcrypt(&gcrypt_peer) == 0 ? 1 : -1;
+    return gcrypt_state > 0 ? &gcrypt_peer : NULL;
+}
+
+const char *peer_openssl_error(void)
+{
+    return peer_openssl() ? NULL : openssl_why;
+}
+
+const char *peer_gcrypt_error(void)
+{
+    return peer_gcrypt() ? NULL : gcrypt_why;
+}
+
+const char *peer_name(const peer *p) { return p->name; }
+const char *peer_version(const peer *p) { return p->version; }
+const char *peer_soname(const peer *p) { return p->soname; }
+
+static int key_index(size_t key_len)
+{
+    return key_len == 16 ? 0 : key_len == 24 ? 1 : key_len == 32 ? 2 : -1;
+}
+
+peer_session *peer_open(const peer *p, const unsigned char *key,
+                        size_t key_len, const unsigned char iv[16])
+{
+    static const int galgo[3] = {GCRY_CIPHER_AES128, GCRY_CIPHER_AES192,
+                                 GCRY_CIPHER_AES256};
+    int ki = key_index(key_len);
+    peer_session *s;
+
+    if (ki < 0 || (s = calloc(1, sizeof *s)) == NULL)
+        return NULL;
+    s->p = p;
+    s->key_len = key_len;
+    if (p->kind == PEER_OPENSSL) {
+        s->h = p->ctx_new();
+        if (s->h == NULL || p->init(s->h, p->cipher[ki], NULL, key, iv) != 1)
+            goto fail;
+    } else {
+        if (p->gopen(&s->h, galgo[ki], GCRY_CIPHER_MODE_CTR, 0) != 0) {
+            s->h = NULL;
+            goto fail;
+        }
+        if (p->gsetkey(s->h, key, key_len) != 0 ||
+            p->gsetctr(s->h, iv, 16) != 0)
+            goto fail;
+    }
+    return s;
+fail:
+    peer_close(s);
+    return NULL;
+}
+
+void peer_close(peer_session *s)
+{
+    if (s == NULL)
+        return;
+    if (s->h != NULL) {
+        if (s->p->kind == PEER_OPENSSL)
+            s->p->ctx_free(s->h);
+        else
+            s->p->gclose(s->h);
+    }
+    free(s);
+}
+
+void peer_setkey(peer_session *s, const unsigned char *key)
+{
+    const peer *p = s->p;
+    if (p->kind == PEER_OPENSSL) {
+        if (p->init(s->h, p->cipher[key_index(s->key_len)], NULL, key,
+                    NULL) != 1)
+            s->failed = 1;
+    } else if (p->gsetkey(s->h, key, s->key_len) != 0) {
+        s->failed = 1;
+    }
+}
+
+void peer_setiv(peer_session *s, const unsigned char iv[16])
+{
+    const peer *p = s->p;
+    if (p->kind == PEER_OPENSSL) {
+        if (p->init(s->h, NULL, NULL, NULL, iv) != 1)
+            s->failed = 1;
+    } else if (p->gsetctr(s->h, iv, 16) != 0) {
+        s->failed = 1;
+    }
+}
+
+void peer_xor(peer_session *s, unsigned char *out, const unsigned char *in,
+              size_t len)
+{
+    const peer *p = s->p;
+    if (p->kind == PEER_OPENSSL) {
+        int outl = 0;
+        if (len > INT_MAX || p->update(s->h, out, &outl, in, (int)len) != 1 ||
+            (size_t)outl != len)
+            s->failed = 1;
+    } else if (p->gencrypt(s->h, out, len, in, len) != 0) {
+        s->failed = 1;
+    }
+}
+
+int peer_failed(const peer_session *s)
+{
+    return s->failed;
+}
