@@ -1,0 +1,71 @@
+# Shared part of the cross toolchains in this directory (included by them;
+# not a toolchain file on its own). The including file sets:
+#   RIJN_CROSS_PROCESSOR  CMAKE_SYSTEM_PROCESSOR value
+#   RIJN_CROSS_TRIPLE     GNU triple of the cross gcc, e.g. powerpc-linux-gnu
+#   RIJN_CROSS_QEMU       qemu-user binary, e.g. qemu-ppc
+#   RIJN_CROSS_CPU        default CPU model for qemu (-cpu), e.g. 7447
+#
+# Binaries are linked statically, so qemu-user runs them without a sysroot
+# (-L); CMAKE_CROSSCOMPILING_EMULATOR makes ctest run every test under qemu.
+#
+# RIJN_QEMU_CPU (cache variable or environment variable) overrides the qemu
+# CPU model, e.g. -DRIJN_QEMU_CPU=power8 to run big-endian ppc64 on POWER8.
+# RIJN_CROSS_CC overrides the compiler (e.g. a clang --target wrapper).
+set(CMAKE_SYSTEM_NAME Linux)
+set(CMAKE_SYSTEM_PROCESSOR ${RIJN_CROSS_PROCESSOR})
+if(DEFINED ENV{RIJN_CROSS_CC} AND NOT "$ENV{RIJN_CROSS_CC}" STREQUAL "")
+  set(CMAKE_C_COMPILER "$ENV{RIJN_CROSS_CC}")
+else()
+  set(CMAKE_C_COMPILER ${RIJN_CROSS_TRIPLE}-gcc)
+endif()
+# Cross binutils (nm is used by the compat.symbols test).
+find_program(RIJN_CROSS_NM ${RIJN_CROSS_TRIPLE}-nm)
+if(RIJN_CROSS_NM)
+  set(CMAKE_NM ${RIJN_CROSS_NM} CACHE FILEPATH "nm for the target")
+endif()
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
+# Look for libraries and headers only in the target's directories (so the
+# host's OpenSSL is never picked up for a cross build), programs on the host.
+set(CMAKE_FIND_ROOT_PATH /usr/${RIJN_CROSS_TRIPLE})
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+if(NOT RIJN_QEMU_CPU AND DEFINED ENV{RIJN_QEMU_CPU} AND NOT "$ENV{RIJN_QEMU_CPU}" STREQUAL "")
+  set(RIJN_QEMU_CPU "$ENV{RIJN_QEMU_CPU}")
+endif()
+if(NOT RIJN_QEMU_CPU)
+  set(RIJN_QEMU_CPU ${RIJN_CROSS_CPU})
+endif()
+set(RIJN_QEMU_CPU "${RIJN_QEMU_CPU}" CACHE STRING "CPU model qemu-user emulates (-cpu)")
+find_program(RIJN_QEMU ${RIJN_CROSS_QEMU})
+if(NOT RIJN_QEMU)
+  set(RIJN_QEMU ${RIJN_CROSS_QEMU})
+endif()
+set(CMAKE_CROSSCOMPILING_EMULATOR "${RIJN_QEMU};-cpu;${RIJN_QEMU_CPU}")
+
+# qemu-user bug work-around (ppc64 only): qemu's 970 and POWER5 models clear
+# 32 bytes per dcbz while reporting 128-byte cache blocks, which breaks
+# glibc's memset(0) for large sizes. For those CPUs every executable is
+# linked with -Wl,--wrap=memset and a plain memset (qemu-ppc970-memset.c).
+# RIJN_QEMU_MEMSET_FIX=OFF disables it, =ON forces it.
+if(NOT DEFINED RIJN_QEMU_MEMSET_FIX)
+  if(RIJN_CROSS_PROCESSOR STREQUAL "ppc64" AND RIJN_QEMU_CPU MATCHES "^(970|power5)")
+    set(RIJN_QEMU_MEMSET_FIX ON)
+  else()
+    set(RIJN_QEMU_MEMSET_FIX OFF)
+  endif()
+endif()
+if(RIJN_QEMU_MEMSET_FIX)
+  set(_rijn_fix_obj "${CMAKE_BINARY_DIR}/rijn-qemu-memset-fix.o")
+  if(NOT EXISTS "${_rijn_fix_obj}")
+    execute_process(
+      COMMAND ${CMAKE_C_COMPILER} -O2 -c
+              "${CMAKE_CURRENT_LIST_DIR}/qemu-ppc970-memset.c" -o "${_rijn_fix_obj}"
+      RESULT_VARIABLE _rijn_fix_rc)
+    if(NOT _rijn_fix_rc EQUAL 0)
+      message(FATAL_ERROR "could not compile qemu-ppc970-memset.c")
+    endif()
+  endif()
+  string(APPEND CMAKE_EXE_LINKER_FLAGS_INIT " -Wl,--wrap=memset ${_rijn_fix_obj}")
+endif()
