@@ -203,3 +203,6 @@ RIJN_API void rijn_wipe(void *p, size_t n);
 #endif
 
 #endif /* RIJN_H */
+
+/* Poly1305-AES and raw Poly1305 (same library, separate header). */
+#include "rijn_poly1305.h"
