@@ -1,24 +1,27 @@
 /*
- * `rijn enc`: AES-CTR file encryption, byte-identical to
- * `openssl enc -aes-{128,192,256}-ctr -K hex -iv hex`.
+ * `rijn enc`: AES-CTR file encryption, byte for byte like
+ * `openssl enc -aes-{128,192,256}-ctr` (OpenSSL 3.0), raw keys or
+ * passwords, with openssl's messages for everything openssl reports.
  *
  * Safety rules, in the order they are applied:
- *   1. every argument is parsed and validated (key and IV hex, backend),
- *   2. the input is opened,
- *   3. only then is the output touched: refused if it is the input file;
+ *   1. every option is parsed and checked,
+ *   2. the input is opened (a directory is refused),
+ *   3. the password is read, the salt read from the input (decryption)
+ *      or made up, the key and IV derived and checked,
+ *   4. only then is the output touched: refused if it is the input file;
  *      a regular (or new) output file is written to a temporary file in
  *      the same directory and renamed over the target on success, removed
- *      on failure or on SIGINT/SIGTERM/SIGHUP, so a failed run never leaves
- *      a truncated or half-written output behind.
+ *      on failure or on a signal, so a failed run never leaves a truncated
+ *      or half-written output behind.
  * Any read or write error (EPIPE, ENOSPC, /dev/full, ...) is reported in
  * one line and the exit status is 1.
  */
 #define _XOPEN_SOURCE 700
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <signal.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,449 +29,303 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "rijn.h"
+#include "enc.h"
 #include "tool.h"
 
-#define ENC_BUF_SIZE ((size_t)1 << 20)
+static const char magic[] = "Salted__";
 
-struct enc_args {
-    size_t key_len;          /* 16, 24, 32; 0 until a cipher is named */
-    const char *cipher;      /* "aes-128-ctr", ... */
-    const char *key_hex, *iv_hex;
-    const char *in_path, *out_path;
-    const char *impl;        /* -impl name (rijn extension) */
-};
-
-/* Temporary output file, removed by the signal handler if set. */
-static char tmp_path[PATH_MAX + 64];
-static volatile sig_atomic_t tmp_active;
-
-static void on_fatal_signal(int sig)
+static int random_bytes(unsigned char *p, size_t n)
 {
-    if (tmp_active)
-        unlink(tmp_path);
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    size_t got = 0;
 
-static void enc_usage(FILE *f)
-{
-    fputs("usage: rijn enc -aes-{128,192,256}-ctr [-e|-d] -K hex -iv hex\n"
-          "                [-in file] [-out file] [-impl backend]\n"
-          "       rijn aes-{128,192,256}-ctr [options as above]\n"
-          "\n"
-          "Encrypts (or, identically, decrypts) with AES in CTR mode; the\n"
-          "output is byte for byte that of `openssl enc` with the same -K/-iv.\n"
-          "  -K hex      the key: exactly 32, 48 or 64 hex digits\n"
-          "  -iv hex     the initial counter block: exactly 32 hex digits\n"
-          "  -in file    input (default: standard input)\n"
-          "  -out file   output (default: standard output); a regular file\n"
-          "              is replaced atomically only when all went well\n"
-          "  -e, -d      encrypt / decrypt (the same operation in CTR mode)\n"
-          "  -impl name  use this AES backend (see `rijn impl`)\n"
-          "Password-based keys (-k, -pass), -base64 and -a are not supported\n"
-          "yet.\n",
-          f);
-}
-
-static int set_cipher(struct enc_args *a, const char *name)
-{
-    static const struct {
-        const char *name;
-        size_t key_len;
-    } ciphers[] = {
-        {"aes-128-ctr", 16}, {"aes-192-ctr", 24}, {"aes-256-ctr", 32}};
-
-    for (size_t i = 0; i < sizeof ciphers / sizeof ciphers[0]; i++) {
-        if (strcmp(name, ciphers[i].name) == 0) {
-            a->cipher = ciphers[i].name;
-            a->key_len = ciphers[i].key_len;
-            return 0;
-        }
-    }
-    return -1;
-}
-
-/* Returns 0 to go on, 1 on error, 2 if help was printed. */
-static int parse_args(struct enc_args *a, int argc, char **argv)
-{
-    /* `rijn aes-128-ctr ...` names the cipher as the command. */
-    if (set_cipher(a, argv[0]) != 0)
-        a->cipher = NULL;
-
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char **dst = NULL;
-
-        if (tool_is_help(arg)) {
-            enc_usage(stdout);
-            return 2;
-        }
-        if (arg[0] != '-' || arg[1] == '\0') {
-            tool_err("enc: unexpected argument '%s' (see `rijn enc --help`)",
-                     arg);
-            return 1;
-        }
-        /* openssl accepts --opt for -opt */
-        const char *opt = (arg[1] == '-' && arg[2] != '\0') ? arg + 2 : arg + 1;
-
-        if (set_cipher(a, opt) == 0)
+    if (fd < 0)
+        return -1;
+    while (got < n) {
+        ssize_t r = read(fd, p + got, n - got);
+        if (r < 0 && errno == EINTR)
             continue;
-        if (strcmp(opt, "e") == 0 || strcmp(opt, "d") == 0)
-            continue;
-        if (strcmp(opt, "K") == 0)
-            dst = &a->key_hex;
-        else if (strcmp(opt, "iv") == 0)
-            dst = &a->iv_hex;
-        else if (strcmp(opt, "in") == 0)
-            dst = &a->in_path;
-        else if (strcmp(opt, "out") == 0)
-            dst = &a->out_path;
-        else if (strcmp(opt, "impl") == 0)
-            dst = &a->impl;
-        if (dst == NULL) {
-            if (strcmp(opt, "k") == 0 || strcmp(opt, "pass") == 0 ||
-                strcmp(opt, "a") == 0 || strcmp(opt, "base64") == 0)
-                tool_err("enc: option '%s' is not supported yet", arg);
-            else
-                tool_err("enc: unknown option '%s' (see `rijn enc --help`)",
-                         arg);
-            return 1;
+        if (r <= 0) {
+            close(fd);
+            return -1;
         }
-        if (i + 1 >= argc) {
-            tool_err("enc: option '%s' needs an argument", arg);
-            return 1;
-        }
-        *dst = argv[++i];
+        got += (size_t)r;
     }
-    if (a->cipher == NULL) {
-        tool_err("enc: no cipher given: use -aes-128-ctr, -aes-192-ctr or "
-                 "-aes-256-ctr");
-        return 1;
-    }
-    if (a->key_hex == NULL) {
-        tool_err("enc: -K is required (password-based keys are not supported "
-                 "yet)");
-        return 1;
-    }
-    if (a->iv_hex == NULL) {
-        tool_err("enc: -iv is required with -K");
-        return 1;
-    }
+    close(fd);
     return 0;
 }
 
-static int decode_hex_arg(unsigned char *out, size_t n, const char *hex,
-                          const char *opt, const char *what)
+static int default_threads(void)
 {
-    size_t len = strlen(hex);
-
-    if (tool_hex_decode(out, n, hex) == 0)
-        return 0;
-    for (size_t i = 0; i < len; i++) {
-        char c = hex[i];
-        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-              (c >= 'A' && c <= 'F'))) {
-            tool_err("enc: %s: non-hex character at position %zu", opt,
-                     i + 1);
-            return -1;
-        }
-    }
-    tool_err("enc: %s: %s needs exactly %zu hex digits, got %zu", opt, what,
-             2 * n, len);
-    return -1;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1)
+        n = 1;
+    if (n > 64)
+        n = 64;
+    return (int)n;
 }
 
-static int write_all(int fd, const unsigned char *p, size_t n)
+static void print_hex_line(const char *label, const unsigned char *p,
+                           size_t n)
 {
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        if (w == 0) {
-            errno = EIO;
-            return -1;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
+    printf("%s", label);
+    for (size_t i = 0; i < n; i++)
+        printf("%02X", p[i]);
+    printf("\n");
 }
 
-static int same_file(const struct stat *x, const struct stat *y)
-{
-    return x->st_dev == y->st_dev && x->st_ino == y->st_ino;
-}
-
-/*
- * Where the output goes. For a regular or new file, `final` is the path
- * that will be replaced (symbolic links resolved) and fd is a temporary
- * file next to it.
- */
-struct output {
-    int fd;
-    const char *name;     /* for messages */
-    char *final;          /* rename target, or NULL (stdout, device) */
-};
-
-static int open_output(struct output *o, const char *path,
-                       const struct stat *in_st)
-{
-    struct stat st, lst;
-    char *target;
-    const char *slash, *base;
-    mode_t mode;
-    int exists;
-
-    o->fd = -1;
-    o->final = NULL;
-    o->name = path ? path : "standard output";
-
-    if (path == NULL) {
-        if (fstat(STDOUT_FILENO, &st) != 0) {
-            tool_err("enc: standard output: %s", strerror(errno));
-            return -1;
-        }
-        if (S_ISREG(st.st_mode) && S_ISREG(in_st->st_mode) &&
-            same_file(&st, in_st)) {
-            tool_err("enc: standard output is the input file; refusing to "
-                     "overwrite it");
-            return -1;
-        }
-        o->fd = STDOUT_FILENO;
-        return 0;
-    }
-
-    exists = stat(path, &st) == 0;
-    if (!exists && errno != ENOENT) {
-        tool_err("enc: %s: %s", path, strerror(errno));
-        return -1;
-    }
-    if (!exists && lstat(path, &lst) == 0) {
-        tool_err("enc: %s: dangling symbolic link; refusing to write", path);
-        return -1;
-    }
-    if (exists && same_file(&st, in_st) && !S_ISCHR(st.st_mode)) {
-        tool_err("enc: input and output are the same file (%s); refusing to "
-                 "overwrite it", path);
-        return -1;
-    }
-    if (exists && S_ISDIR(st.st_mode)) {
-        tool_err("enc: %s: is a directory", path);
-        return -1;
-    }
-    if (exists && !S_ISREG(st.st_mode)) {
-        /* A device, FIFO or socket: write to it directly. */
-        o->fd = open(path, O_WRONLY | O_CLOEXEC);
-        if (o->fd < 0) {
-            tool_err("enc: %s: %s", path, strerror(errno));
-            return -1;
-        }
-        return 0;
-    }
-    if (exists && access(path, W_OK) != 0) {
-        tool_err("enc: %s: %s", path, strerror(errno));
-        return -1;
-    }
-
-    /* Regular or new file: temporary file in the target's directory. */
-    if (exists) {
-        target = realpath(path, NULL);
-        if (target == NULL) {
-            tool_err("enc: %s: %s", path, strerror(errno));
-            return -1;
-        }
-        mode = st.st_mode & 07777;
-    } else {
-        target = strdup(path);
-        if (target == NULL) {
-            tool_err("enc: out of memory");
-            return -1;
-        }
-        mode_t mask = umask(0);
-        umask(mask);
-        mode = 0666 & ~mask;
-    }
-    slash = strrchr(target, '/');
-    base = slash ? slash + 1 : target;
-    if (snprintf(tmp_path, sizeof tmp_path, "%.*s.%s.rijn-XXXXXX",
-                 slash ? (int)(slash - target + 1) : 0, target,
-                 base) >= (int)sizeof tmp_path) {
-        tool_err("enc: %s: path too long", path);
-        free(target);
-        return -1;
-    }
-    o->fd = mkstemp(tmp_path);
-    if (o->fd < 0) {
-        tool_err("enc: cannot create a temporary file for %s: %s", path,
-                 strerror(errno));
-        free(target);
-        return -1;
-    }
-    tmp_active = 1;
-    /* Best effort: keep the replaced file's owner (works for root) and
-     * mode; on failure the file keeps our owner and mkstemp's 0600. */
-    if (exists && fchown(o->fd, st.st_uid, st.st_gid) != 0) {
-        /* not fatal */
-    }
-    if (fchmod(o->fd, mode) != 0) {
-        /* not fatal */
-    }
-    o->final = target;
-    return 0;
-}
-
-/* Finish the output; on failure (ok == 0) remove the temporary file. */
-static int close_output(struct output *o, int ok)
-{
-    if (o->final != NULL) {
-        if (close(o->fd) != 0 && ok) {
-            tool_err("enc: write error on %s: %s", o->name, strerror(errno));
-            ok = 0;
-        }
-        if (ok && rename(tmp_path, o->final) != 0) {
-            tool_err("enc: cannot rename the temporary file to %s: %s",
-                     o->name, strerror(errno));
-            ok = 0;
-        }
-        if (!ok)
-            unlink(tmp_path);
-        tmp_active = 0;
-        free(o->final);
-        o->final = NULL;
-    } else if (o->fd != STDOUT_FILENO && o->fd >= 0) {
-        if (close(o->fd) != 0 && ok) {
-            tool_err("enc: write error on %s: %s", o->name, strerror(errno));
-            ok = 0;
-        }
-    }
-    o->fd = -1;
-    return ok ? 0 : -1;
-}
-
-static void install_signals(void)
-{
-    struct sigaction sa;
-
-    memset(&sa, 0, sizeof sa);
-    sigemptyset(&sa.sa_mask);
-    sa.sa_handler = on_fatal_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    /* A closed pipe must be an EPIPE write error, not a silent death. */
-    sa.sa_handler = SIG_IGN;
-    sigaction(SIGPIPE, &sa, NULL);
-}
-
-static int run(const struct enc_args *a, rijn_aes_ctr_ctx *ctx,
-               unsigned char *buf)
-{
-    unsigned char key[32], iv[16];
+struct state {
+    struct enc_opts o;
+    rijn_aes_ctr_ctx *ctx;
+    char *pass;
+    unsigned char key[32], iv[16], salt[8];
+    int have_salt_value;
+    int in_fd;
     struct stat in_st;
-    struct output out;
-    const char *in_name = a->in_path ? a->in_path : "standard input";
-    int in_fd, ok = 1;
+    struct enc_src src;
+    struct enc_dst dst;
+    struct enc_output out;
+    int out_open;
+};
 
-    /* 1. Validate everything. */
-    if (decode_hex_arg(key, a->key_len, a->key_hex, "-K", a->cipher) != 0)
-        return 1;
-    if (decode_hex_arg(iv, 16, a->iv_hex, "-iv", "the IV") != 0) {
-        rijn_wipe(key, sizeof key);
+static int run(struct state *s)
+{
+    struct enc_opts *o = &s->o;
+    const char *in_name = o->in_path ? o->in_path : "standard input";
+    unsigned char hdr[16];
+    size_t hdr_len = 0;
+    int ok = 1;
+
+    if (o->verbose)
+        fprintf(stderr, "bufsize=%ld\n", o->base64 && o->bufsize < 80
+                                             ? 80L : o->bufsize);
+
+    /* 2. The input. */
+    if (o->in_path != NULL) {
+        s->in_fd = open(o->in_path, O_RDONLY | O_CLOEXEC);
+        if (s->in_fd < 0) {
+            tool_err("enc: %s: %s", o->in_path, strerror(errno));
+            return 1;
+        }
+    } else {
+        s->in_fd = STDIN_FILENO;
+    }
+    if (fstat(s->in_fd, &s->in_st) != 0) {
+        tool_err("enc: %s: %s", in_name, strerror(errno));
         return 1;
     }
-    if (rijn_aes_ctr_init_impl(ctx, key, a->key_len, iv, a->impl) != 0) {
-        rijn_wipe(key, sizeof key);
-        if (a->impl != NULL)
+    if (S_ISDIR(s->in_st.st_mode)) {
+        tool_err("enc: %s: is a directory", in_name);
+        return 1;
+    }
+    s->src.fd = s->in_fd;
+    s->src.name = in_name;
+    s->dst.name = o->out_path ? o->out_path : "standard output";
+    if (o->base64 && enc_b64_setup(&s->src, &s->dst, o->enc, o->olb64)) {
+        tool_err("enc: out of memory");
+        return 1;
+    }
+
+    /* 3. Password, salt, key, IV (openssl's order and messages). */
+    s->pass = o->pass;
+    o->pass = NULL;
+    if (s->pass == NULL && o->passarg != NULL) {
+        s->pass = enc_pass_from_source(o->passarg);
+        if (s->pass == NULL) {
+            fputs("Error getting password\n", stderr);
+            return 1;
+        }
+    }
+    if (s->pass == NULL && o->hkey == NULL) {
+        char up[16];
+        int quiet;
+        size_t i;
+        for (i = 0; o->cipher[i] != '\0' && i + 1 < sizeof up; i++)
+            up[i] = (char)toupper((unsigned char)o->cipher[i]);
+        up[i] = '\0';
+        s->pass = enc_pass_prompt(up, o->enc, &quiet);
+        if (s->pass == NULL)
+            return 1;
+    }
+    if (s->pass != NULL) {
+        const hash_alg *md = o->md ? o->md : hash_find("sha256");
+        size_t plen = strlen(s->pass);
+        const unsigned char *sptr = NULL;
+
+        if (!o->nosalt) {
+            if (o->hsalt != NULL) {
+                if (enc_set_hex(o->hsalt, s->salt, sizeof s->salt) != 0) {
+                    fputs("invalid hex salt value\n", stderr);
+                    return 1;
+                }
+            } else if (o->enc) {
+                if (random_bytes(s->salt, sizeof s->salt) != 0) {
+                    tool_err("enc: cannot read /dev/urandom for the salt");
+                    return 1;
+                }
+                memcpy(hdr, magic, 8);
+                memcpy(hdr + 8, s->salt, 8);
+                hdr_len = 16;
+            } else {
+                unsigned char m[8];
+                ssize_t n = enc_src_read_full(&s->src, m, 8);
+                if (n < 0)
+                    return 1;
+                if (n != 8) {
+                    fputs("error reading input file\n", stderr);
+                    return 1;
+                }
+                if (memcmp(m, magic, 8) != 0) {
+                    fputs("bad magic number\n", stderr);
+                    return 1;
+                }
+                n = enc_src_read_full(&s->src, s->salt, 8);
+                if (n < 0)
+                    return 1;
+                if (n != 8) {
+                    fputs("error reading input file\n", stderr);
+                    return 1;
+                }
+            }
+            s->have_salt_value = 1;
+            sptr = s->salt;
+        }
+        if (o->pbkdf2) {
+            unsigned char kiv[48];
+            hash_pbkdf2(md, (const unsigned char *)s->pass, plen, sptr,
+                        sptr ? 8 : 0, o->iter ? o->iter : 10000, kiv,
+                        o->key_len + 16);
+            memcpy(s->key, kiv, o->key_len);
+            memcpy(s->iv, kiv + o->key_len, 16);
+            hash_wipe(kiv, sizeof kiv);
+        } else {
+            fflush(stdout);
+            fputs("*** WARNING : deprecated key derivation used.\n"
+                  "Using -iter or -pbkdf2 would be better.\n", stderr);
+            hash_bytes_to_key(md, (const unsigned char *)s->pass, plen, sptr,
+                              sptr ? 8 : 0, s->key, o->key_len, s->iv, 16);
+        }
+        hash_wipe(s->pass, plen);
+    }
+    if (o->hiv != NULL) {
+        if (enc_set_hex(o->hiv, s->iv, 16) != 0) {
+            fputs("invalid hex iv value\n", stderr);
+            return 1;
+        }
+    }
+    if (o->hiv == NULL && s->pass == NULL) {
+        fflush(stdout);
+        fputs("iv undefined\n", stderr);
+        return 1;
+    }
+    if (o->hkey != NULL) {
+        if (enc_set_hex(o->hkey, s->key, o->key_len) != 0) {
+            fputs("invalid hex key value\n", stderr);
+            return 1;
+        }
+    }
+    if (rijn_aes_ctr_init_impl(s->ctx, s->key, o->key_len, s->iv, o->impl) !=
+        0) {
+        if (o->impl != NULL)
             tool_err("enc: -impl %s: unknown backend or not available on "
-                     "this CPU (see `rijn impl`)", a->impl);
+                     "this CPU (see `rijn impl`)", o->impl);
         else if (tool_check_rijn_impl_env("enc") == 0)
             tool_err("enc: key setup failed");
         return 1;
     }
-    rijn_wipe(key, sizeof key);
 
-    /* 2. Open the input. */
-    if (a->in_path != NULL) {
-        in_fd = open(a->in_path, O_RDONLY | O_CLOEXEC);
-        if (in_fd < 0) {
-            tool_err("enc: %s: %s", a->in_path, strerror(errno));
+    /* 4. The output (never for -P). */
+    enc_install_signals();
+    if (o->printkey != 2) {
+        if (enc_open_output(&s->out, o->out_path, &s->in_st) != 0)
+            return 1;
+        s->out_open = 1;
+        s->dst.fd = s->out.fd;
+    }
+    if (o->printkey) {
+        /* openssl prints the salt array even when no salt was used with
+         * -K (uninitialised memory there); rijn prints zeros then. */
+        if (!o->nosalt)
+            print_hex_line("salt=", s->salt, sizeof s->salt);
+        print_hex_line("key=", s->key, o->key_len);
+        print_hex_line("iv =", s->iv, 16);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            tool_err("enc: write error on standard output: %s",
+                     strerror(errno));
             return 1;
         }
-    } else {
-        in_fd = STDIN_FILENO;
+        if (o->printkey == 2)
+            return 0;
     }
-    if (fstat(in_fd, &in_st) != 0) {
-        tool_err("enc: %s: %s", in_name, strerror(errno));
-        goto fail_in;
-    }
-    if (S_ISDIR(in_st.st_mode)) {
-        tool_err("enc: %s: is a directory", in_name);
-        goto fail_in;
-    }
-
-    /* 3. Only now touch the output. */
-    install_signals();
-    if (open_output(&out, a->out_path, &in_st) != 0)
-        goto fail_in;
-
-    for (;;) {
-        ssize_t n = read(in_fd, buf, ENC_BUF_SIZE);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            tool_err("enc: read error on %s: %s", in_name, strerror(errno));
-            ok = 0;
-            break;
-        }
-        if (n == 0)
-            break;
-        rijn_aes_ctr_xor(ctx, buf, buf, (size_t)n);
-        if (write_all(out.fd, buf, (size_t)n) != 0) {
-            tool_err("enc: write error on %s: %s", out.name, strerror(errno));
-            ok = 0;
-            break;
-        }
-    }
-    if (close_output(&out, ok) != 0)
+    if (hdr_len > 0 && enc_dst_write(&s->dst, hdr, hdr_len) != 0) {
+        tool_err("enc: write error on %s: %s", s->dst.name, strerror(errno));
         ok = 0;
-    if (in_fd != STDIN_FILENO)
-        close(in_fd);
+    }
+    if (ok) {
+        struct enc_run r;
+        memset(&r, 0, sizeof r);
+        r.ctx = s->ctx;
+        r.src = &s->src;
+        r.dst = &s->dst;
+        r.out_is_tmp = s->out.is_regular_tmp;
+        r.threads = o->threads > 0 ? o->threads : default_threads();
+        r.progress = o->progress >= 0 ? o->progress : isatty(STDERR_FILENO);
+        if (enc_run_data(&r) != 0)
+            ok = 0;
+    }
+    if (enc_close_output(&s->out, ok) != 0)
+        ok = 0;
+    s->out_open = 0;
+    if (ok && o->verbose) {
+        fprintf(stderr, "bytes read   : %8" PRIu64 "\n", s->src.raw_read);
+        fprintf(stderr, "bytes written: %8" PRIu64 "\n", s->dst.raw_written);
+    }
     return ok ? 0 : 1;
-
-fail_in:
-    if (in_fd != STDIN_FILENO)
-        close(in_fd);
-    return 1;
 }
 
 int cmd_enc(int argc, char **argv)
 {
-    struct enc_args a;
-    rijn_aes_ctr_ctx *ctx;
-    unsigned char *buf;
+    struct state *s;
+    void *mem = NULL;
     int rc;
 
-    memset(&a, 0, sizeof a);
-    rc = parse_args(&a, argc, argv);
-    if (rc != 0)
-        return rc == 2 ? 0 : 1;
-
-    ctx = malloc(sizeof *ctx);
-    buf = malloc(ENC_BUF_SIZE);
-    if (ctx == NULL || buf == NULL) {
+    s = calloc(1, sizeof *s);
+    if (s == NULL || posix_memalign(&mem, 64, sizeof(rijn_aes_ctr_ctx))) {
         tool_err("enc: out of memory");
-        free(ctx);
-        free(buf);
+        free(s);
         return 1;
     }
-    rc = run(&a, ctx, buf);
-    rijn_aes_ctr_wipe(ctx);
-    rijn_wipe(buf, ENC_BUF_SIZE);
-    free(ctx);
-    free(buf);
+    s->ctx = mem;
+    s->in_fd = -1;
+    rc = enc_parse_args(&s->o, argc, argv);
+    if (rc == 0 && s->o.list) {
+        puts("Supported ciphers:\n-aes-128-ctr -aes-192-ctr -aes-256-ctr");
+        rc = 3;
+    }
+    if (rc == 0)
+        rc = run(s);
+    else
+        rc = rc == 1 ? 1 : 0;
+    if (s->out_open)
+        enc_close_output(&s->out, 0);
+    if (s->in_fd > STDIN_FILENO)
+        close(s->in_fd);
+    enc_b64_free(&s->src, &s->dst);
+    if (s->pass != NULL) {
+        hash_wipe(s->pass, strlen(s->pass));
+        free(s->pass);
+    }
+    if (s->o.pass != NULL) {
+        hash_wipe(s->o.pass, strlen(s->o.pass));
+        free(s->o.pass);
+    }
+    rijn_aes_ctr_wipe(s->ctx);
+    hash_wipe(s, sizeof *s);
+    free(mem);
+    free(s);
+    if (fflush(stdout) != 0 && rc == 0) {
+        tool_err("enc: write error on standard output: %s", strerror(errno));
+        rc = 1;
+    }
     return rc;
 }

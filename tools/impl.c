@@ -23,6 +23,22 @@ static void impl_usage(FILE *f)
           f);
 }
 
+/* One row of the table: name, available, constant-time, needs, default. */
+static void print_info(const rijn_impl_info *info)
+{
+    char line[256];
+    size_t len;
+    snprintf(line, sizeof line, "  %-14s %-10s %-14s %-24s%s", info->name,
+             info->available ? "yes" : "no",
+             info->constant_time ? "yes" : "NO",
+             info->needs[0] ? info->needs : "-",
+             info->is_default ? " <- default" : "");
+    len = strlen(line);
+    while (len > 0 && line[len - 1] == ' ')
+        line[--len] = '\0';
+    puts(line);
+}
+
 int cmd_impl(int argc, char **argv)
 {
     rijn_impl_info info;
@@ -46,25 +62,24 @@ int cmd_impl(int argc, char **argv)
     printf("  %-14s %-10s %-14s %s\n", "name", "available", "constant-time",
            "needs");
     for (size_t i = 0; i < n; i++) {
-        char line[256];
-        size_t len;
         if (rijn_impl_get(i, &info) != 0)
             continue;
-        snprintf(line, sizeof line, "  %-14s %-10s %-14s %-24s%s", info.name,
-                 info.available ? "yes" : "no",
-                 info.constant_time ? "yes" : "NO",
-                 info.needs[0] ? info.needs : "-",
-                 info.is_default ? " <- default" : "");
-        len = strlen(line);
-        while (len > 0 && line[len - 1] == ' ')
-            line[--len] = '\0';
-        puts(line);
+        print_info(&info);
         if (!info.constant_time)
             variable_time = 1;
     }
     if (variable_time)
         printf("\nconstant-time NO: timing depends on the key and data; for "
                "tests and comparison only.\n");
+    printf("\nPoly1305 engines compiled in: %zu\n\n",
+           rijn_poly1305_impl_count());
+    printf("  %-14s %-10s %-14s %s\n", "name", "available", "constant-time",
+           "needs");
+    for (size_t i = 0; i < rijn_poly1305_impl_count(); i++) {
+        if (rijn_poly1305_impl_get(i, &info) != 0)
+            continue;
+        print_info(&info);
+    }
     printf("\ncpu features: %s\n", rijn_cpu_features(feat, sizeof feat));
 
     def = rijn_impl_default();

@@ -1,7 +1,7 @@
 /*
  * `rijn`: the command-line front end of librijn.
  *
- *   rijn enc -aes-128-ctr -K hex -iv hex [-in f] [-out f]   (openssl enc)
+ *   rijn enc -aes-128-ctr [-K hex -iv hex | -k pw ...] ...  (openssl enc)
  *   rijn aes-128-ctr ...                                     (same)
  *   rijn impl                                                (backends)
  *   rijn speed [options]                                     (benchmark)
@@ -89,7 +89,8 @@ static void usage(FILE *f)
     fputs("usage: rijn <command> [options]\n"
           "\n"
           "commands:\n"
-          "  enc -aes-{128,192,256}-ctr [-e|-d] -K hex -iv hex [-in f] [-out f]\n"
+          "  enc -aes-{128,192,256}-ctr [-e|-d] [-K hex -iv hex | -k pw | -pass src]\n"
+          "      [-pbkdf2] [-a] [-in f] [-out f]   (see `rijn enc --help`)\n"
           "                  encrypt or decrypt a file with AES-CTR, byte for\n"
           "                  byte like `openssl enc` (stdin/stdout by default)\n"
           "  aes-{128,192,256}-ctr ...\n"

@@ -34,6 +34,7 @@
 #include "bench.h"
 #include "rijn.h"
 #include "tool.h"
+#include "speed_mac.h"
 
 extern char **environ;
 
@@ -48,7 +49,7 @@ typedef struct opts {
     int nimpl;
     unsigned bits[3];
     int nbits;
-    int quick, json, threads, cputime;
+    int quick, json, threads, cputime, mac;
     int use_peer[ENG_N];
     const char *plot;
     int reps;
@@ -80,6 +81,9 @@ static void speed_usage(FILE *f)
           "  --bits 128,..  key sizes (default: 128,192,256)\n"
           "  --quick        short run (CI, demos): fewer, shorter repetitions\n"
           "  --json         machine-readable output on stdout\n"
+          "  --mac          Poly1305-AES instead of AES-CTR: every Poly1305\n"
+          "                 engine against OpenSSL's EVP_MAC Poly1305 plus\n"
+          "                 its AES-128 encryption of the nonce\n"
           "  --threads N    also run N threads, each on its own buffer, and\n"
           "                 report aggregate throughput and scaling vs 1\n"
           "  --plot F.png   write F.dat and F.gp (cycles/byte against message\n"
@@ -194,6 +198,8 @@ static int parse_opts(opts *o, int argc, char **argv)
             o->quick = 1;
         } else if (strcmp(a, "--json") == 0) {
             o->json = 1;
+        } else if (strcmp(a, "--mac") == 0) {
+            o->mac = 1;
         } else if (strcmp(a, "--cpu-time") == 0) {
             o->cputime = 1;
         } else if (strcmp(a, "--no-openssl") == 0) {
@@ -726,6 +732,8 @@ int cmd_speed(int argc, char **argv)
         return rc == 2 ? 0 : 1;
     if (tool_check_rijn_impl_env("speed") != 0)
         return 1;
+    if (o.mac)
+        return rijn_speed_poly1305(stdout, o.json, o.quick) == 0 ? 0 : 1;
 
     if (o.plot) {
         /* backend x bits series first, then peer x bits */

@@ -2,13 +2,17 @@
  * The `rijn` command-line tool: declarations shared by its source files.
  *
  *   main.c   argument dispatch, --help, --version
- *   enc.c    `rijn enc` (openssl-enc-compatible AES-CTR file encryption)
+ *   enc.c    `rijn enc` (openssl-enc-compatible AES-CTR file encryption);
+ *            enc_args.c its options and password sources, enc_io.c its
+ *            output safety, base64 and file/pipe engines (enc.h)
+ *   hash.c   MD5, SHA-1/2, HMAC, PBKDF2, EVP_BytesToKey for enc (hash.h)
  *   impl.c   `rijn impl` (backends and CPU features)
  *   speed.c  `rijn speed` (the benchmark): options, report, plot, threads
  *   bench.c  its measuring half: sessions, measures, timing (bench.h)
  *   clock.c  wall clock and core-clock estimate for the benchmark
  *   peers.c  OpenSSL libcrypto and libgcrypt, loaded with dlopen() for the
  *            comparison columns of the benchmark (never linked)
+ *   speed_mac.c  `rijn speed --mac`: Poly1305-AES against OpenSSL
  */
 #ifndef RIJN_TOOL_H
 #define RIJN_TOOL_H

@@ -1,0 +1,134 @@
+/*
+ * `rijn enc`: declarations shared by its source files.
+ *
+ *   enc.c       the flow: options -> input -> password -> key/IV -> output
+ *               -> data; the openssl-compatible messages
+ *   enc_args.c  option parsing (openssl enc's syntax), hex rules,
+ *               password sources, usage text
+ *   enc_io.c    the output file (temporary file + rename), signals,
+ *               base64, the data engines (parallel file engine, pipelined
+ *               stream engine), progress line
+ */
+#ifndef RIJN_TOOL_ENC_H
+#define RIJN_TOOL_ENC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "hash.h"
+#include "rijn.h"
+
+/* ---- options (enc_args.c) --------------------------------------------- */
+
+struct enc_opts {
+    size_t key_len;          /* 16, 24, 32; 0 until a cipher is named */
+    const char *cipher;      /* "aes-128-ctr", ...; NULL if none */
+    const char *bad_cipher;  /* last cipher option that is not AES-CTR */
+    int enc;                 /* 1 encrypt (default), 0 decrypt */
+    const char *in_path, *out_path;  /* NULL: stdin / stdout */
+    const char *hkey, *hiv, *hsalt;  /* -K, -iv, -S */
+    char *pass;              /* -k or -kfile (owned, wiped) */
+    const char *passarg;     /* -pass source */
+    int pbkdf2;
+    unsigned long iter;      /* 0: not given */
+    const hash_alg *md;      /* NULL: sha256 */
+    int nosalt;
+    int printkey;            /* 0, 1 (-p), 2 (-P) */
+    int verbose;
+    int base64, olb64;       /* -a, -A */
+    long bufsize;            /* -bufsize (only reported; default 8192) */
+    int list;                /* -list / -ciphers */
+    int threads;             /* 0: automatic */
+    int progress;            /* -1 automatic, 0 off, 1 on */
+    const char *impl;        /* -impl name */
+};
+
+/* Returns 0 to go on, 1 on error (message printed), 2 if help was
+ * printed. argv[0] is "enc" or a cipher name ("aes-128-ctr"). */
+int enc_parse_args(struct enc_opts *o, int argc, char **argv);
+void enc_usage(FILE *f);
+
+/*
+ * openssl's set_hex(): `size` bytes from hex, zero-padded when short (with
+ * its warning), truncated when long (with its warning), an odd digit count
+ * leaves the last nibble high. Returns 0, or -1 after "non-hex digit".
+ */
+int enc_set_hex(const char *hex, unsigned char *out, size_t size);
+
+/*
+ * Read a password from an openssl -pass source (pass:, env:, file:, fd:,
+ * stdin). Returns a malloc'ed string, or NULL after openssl's message.
+ */
+char *enc_pass_from_source(const char *arg);
+
+/* Prompt on the terminal (or stdin/stderr without one), verifying when
+ * encrypting. Returns malloc'ed, or NULL (*quiet set if the user entered
+ * an empty password: exit 1 without a message, like openssl). */
+char *enc_pass_prompt(const char *cipher_upper, int enc, int *quiet);
+
+/* ---- output, base64, engines (enc_io.c) ------------------------------- */
+
+struct enc_output {
+    int fd;
+    const char *name;     /* for messages */
+    char *final;          /* rename target (regular file), or NULL */
+    int is_regular_tmp;   /* fd is a fresh temporary regular file */
+};
+
+/* Open the output last; refuses the input file itself. 0 or -1. */
+int enc_open_output(struct enc_output *o, const char *path,
+                    const struct stat *in_st);
+/* Finish: rename into place when ok, else remove the temporary file. */
+int enc_close_output(struct enc_output *o, int ok);
+void enc_install_signals(void);
+
+struct enc_b64enc;   /* base64 writer state */
+struct enc_b64dec;   /* base64 reader state */
+
+/*
+ * The input side: a file descriptor, optionally through a base64 decoder.
+ * enc_src_read() returns bytes (>0), 0 at end, -1 after a message.
+ */
+struct enc_src {
+    int fd;
+    const char *name;
+    uint64_t raw_read;        /* bytes read from fd (for -v) */
+    struct enc_b64dec *b64;   /* NULL: raw */
+};
+ssize_t enc_src_read(struct enc_src *s, unsigned char *buf, size_t cap);
+/* Read exactly n bytes unless the input ends; returns bytes read or -1. */
+ssize_t enc_src_read_full(struct enc_src *s, unsigned char *buf, size_t n);
+
+/* The output side: a descriptor, optionally through a base64 encoder. */
+struct enc_dst {
+    int fd;
+    const char *name;
+    uint64_t raw_written;     /* bytes written to fd (for -v) */
+    struct enc_b64enc *b64;   /* NULL: raw */
+};
+int enc_dst_write(struct enc_dst *d, const unsigned char *p, size_t n);
+int enc_dst_finish(struct enc_dst *d);   /* base64 tail; 0 or -1 */
+
+int enc_b64_setup(struct enc_src *s, struct enc_dst *d, int encrypting,
+                  int single_line);
+void enc_b64_free(struct enc_src *s, struct enc_dst *d);
+
+/* Data phase: out = in XOR keystream, keystream offset 0 at the first
+ * data byte. */
+struct enc_run {
+    const rijn_aes_ctr_ctx *ctx;  /* keyed, at offset 0 */
+    struct enc_src *src;
+    struct enc_dst *dst;
+    int out_is_tmp;               /* dst->fd is our fresh regular file */
+    int threads;                  /* >= 1 */
+    int progress;                 /* 0/1 */
+};
+int enc_run_data(struct enc_run *r);
+
+/* Write all n bytes to fd (EINTR-safe); 0 or -1 with errno. */
+int enc_write_all(int fd, const unsigned char *p, size_t n);
+
+#endif /* RIJN_TOOL_ENC_H */
