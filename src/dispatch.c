@@ -10,10 +10,16 @@
 
 extern const rijn_aes_impl rijn_aes_ref;
 extern const rijn_aes_impl rijn_aes_ct64;
+#if defined(__powerpc__) || defined(__powerpc64__)
+extern const rijn_aes_impl rijn_aes_altivec_bs;
+#endif
 
 /* Every backend compiled for this architecture; order is only for display
  * (the best-pick uses rank). */
 static const rijn_aes_impl *const registry[] = {
+#if defined(__powerpc__) || defined(__powerpc64__)
+    &rijn_aes_altivec_bs,
+#endif
     &rijn_aes_ct64,
     &rijn_aes_ref,
 };

@@ -1,0 +1,129 @@
+/*
+ * Driver for bench/ppc-insncount.sh: runs one rijn operation N times so
+ * that a guest-instruction counter (qemu + the insncount plugin) can be
+ * read for N and for 0 repetitions; the difference divided by N (and by
+ * the bytes per operation) is the cost of the operation, with process
+ * start-up, key setup and the first-call costs cancelled out.
+ *
+ *   insncount_driver list                      available backends, one a line
+ *   insncount_driver OP BITS N                 backend from RIJN_IMPL
+ *
+ * OP (bytes per operation in brackets):
+ *   stream   the next 4096 bytes of one continuing stream [4096]
+ *            (rijn_aes_ctr_xor)
+ *   p40, p576, p1500
+ *            IV setup then one packet (rijn_aes_ctr_setiv +
+ *            rijn_aes_ctr_xor) [40, 576, 1500]
+ *   imix     12 packets with IV setup: 7 x 40, 4 x 576, 1 x 1500 [4084]
+ *   key      one key expansion (rijn_aes_setkey) [-]
+ *   iv       one IV setup (rijn_aes_ctr_setiv) [-]
+ * Every operation is done once before the N counted ones (warm-up).
+ * Prints "impl <name>" so the caller can check which backend ran.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rijn.h"
+
+static RIJN_ALIGN(64) unsigned char buf[4096];
+static rijn_aes_ctr_ctx ctx;
+static rijn_aes_key key2;
+static unsigned char key[32], iv[16];
+
+enum { OP_STREAM, OP_P40, OP_P576, OP_P1500, OP_IMIX, OP_KEY, OP_IV };
+
+static int parse_op(const char *op)
+{
+    static const char *const names[] = {"stream", "p40", "p576", "p1500",
+                                        "imix", "key", "iv"};
+    for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
+        if (strcmp(op, names[i]) == 0)
+            return i;
+    fprintf(stderr, "insncount_driver: unknown operation %s\n", op);
+    exit(2);
+}
+
+static void packet(size_t len)
+{
+    rijn_aes_ctr_setiv(&ctx, iv);
+    rijn_aes_ctr_xor(&ctx, buf, buf, len);
+}
+
+/* n operations; one loop per operation so that only the loop itself
+ * (a few instructions) is counted with it. */
+static void run(int op, size_t bits, unsigned long n)
+{
+    static const unsigned short mix[12] = {40, 576, 40, 40, 576, 40,
+                                           1500, 40, 576, 40, 576, 40};
+    unsigned long i;
+
+    switch (op) {
+    case OP_STREAM:
+        for (i = 0; i < n; i++)
+            rijn_aes_ctr_xor(&ctx, buf, buf, sizeof buf);
+        break;
+    case OP_P40:
+        for (i = 0; i < n; i++)
+            packet(40);
+        break;
+    case OP_P576:
+        for (i = 0; i < n; i++)
+            packet(576);
+        break;
+    case OP_P1500:
+        for (i = 0; i < n; i++)
+            packet(1500);
+        break;
+    case OP_IMIX:
+        for (i = 0; i < n; i++)
+            for (int j = 0; j < 12; j++)
+                packet(mix[j]);
+        break;
+    case OP_KEY:
+        for (i = 0; i < n; i++)
+            if (rijn_aes_setkey(&key2, key, bits / 8) != 0)
+                exit(1);
+        break;
+    case OP_IV:
+        for (i = 0; i < n; i++)
+            rijn_aes_ctr_setiv(&ctx, iv);
+        break;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "list") == 0) {
+        for (size_t i = 0; i < rijn_impl_count(); i++) {
+            rijn_impl_info info;
+            if (rijn_impl_get(i, &info) == 0 && info.available)
+                printf("%s\n", info.name);
+        }
+        return 0;
+    }
+    if (argc != 4) {
+        fprintf(stderr, "usage: insncount_driver list | OP BITS N\n");
+        return 2;
+    }
+    int op = parse_op(argv[1]);
+    size_t bits = strtoul(argv[2], NULL, 10);
+    unsigned long n = strtoul(argv[3], NULL, 10);
+
+    for (size_t i = 0; i < sizeof key; i++)
+        key[i] = (unsigned char)(3 * i + 1);
+    for (size_t i = 0; i < sizeof iv; i++)
+        iv[i] = (unsigned char)(0xf0 + i);
+    for (size_t i = 0; i < sizeof buf; i++)
+        buf[i] = (unsigned char)i;
+    if (rijn_aes_ctr_init(&ctx, key, bits / 8, iv) != 0) {
+        fprintf(stderr, "insncount_driver: key setup failed (bits %zu, "
+                "RIJN_IMPL=%s)\n", bits, getenv("RIJN_IMPL") ? getenv("RIJN_IMPL") : "");
+        return 1;
+    }
+    run(op, bits, 1); /* warm-up, in both the N and the 0 run */
+    run(op, bits, n);
+    printf("impl %s check %02x\n", rijn_aes_key_impl(&ctx.key), buf[0]);
+    return 0;
+}
