@@ -10,6 +10,11 @@
 
 extern const rijn_aes_impl rijn_aes_ref;
 extern const rijn_aes_impl rijn_aes_ct64;
+#if defined(__x86_64__)
+extern const rijn_aes_impl rijn_aes_aesni;
+extern const rijn_aes_impl rijn_aes_vaes_avx2;
+extern const rijn_aes_impl rijn_aes_vaes_avx512;
+#endif
 #if defined(__powerpc__) || defined(__powerpc64__)
 extern const rijn_aes_impl rijn_aes_altivec_bs;
 #endif
@@ -17,6 +22,11 @@ extern const rijn_aes_impl rijn_aes_altivec_bs;
 /* Every backend compiled for this architecture; order is only for display
  * (the best-pick uses rank). */
 static const rijn_aes_impl *const registry[] = {
+#if defined(__x86_64__)
+    &rijn_aes_vaes_avx512,
+    &rijn_aes_vaes_avx2,
+    &rijn_aes_aesni,
+#endif
 #if defined(__powerpc__) || defined(__powerpc64__)
     &rijn_aes_altivec_bs,
 #endif

@@ -1,0 +1,414 @@
+/*
+ * vaes-avx2: AES with VAES on 256-bit registers, two blocks per YMM
+ * register (Intel Ice Lake / Alder Lake and later, AMD Zen 3 and later;
+ * also the fallback on AVX-512 machines when RIJN_CPU_MASK=avx512f).
+ *
+ * Batch width: 16 blocks in flight in the CTR and ECB loops (8 YMM of 2
+ * blocks). VAESENC on YMM issues twice per cycle on Zen 3/4/5 with a
+ * latency of about 4 cycles, so 8 independent registers keep both AES units
+ * busy. Without AVX-512 there are only 16 YMM registers, so each round key
+ * is broadcast from k->rk when it is used (VBROADCASTI128 is a load). Tails
+ * of 1..15 blocks are one batch of 1, 2, 4 or 8 YMM; an odd
+ * last block is read and written with 16-byte accesses, so no byte outside
+ * in/out is touched and a 1..2 block message costs one AES latency chain.
+ *
+ * CTR: the counter block is broadcast to both 128-bit lanes with its low
+ * 32-bit word byte-swapped; per-block counters are VPADDD of per-lane
+ * constants on that dword (exact mod 2^32, never a carry into byte 11, also
+ * inside one batch), and VPSHUFB restores the byte order. The input is folded
+ * into the last round key (VAESENCLAST with rk[nr] ^ in).
+ *
+ * Key schedule: identical to the aesni backend (standard round keys, 16
+ * bytes each; AESENCLAST computes SubWord(RotWord(w)); AES-192 keys are
+ * loaded as 16 + 8 bytes, never past the key).
+ *
+ * Constant time: VAESENC/VAESENCLAST/VPSHUFB/VPADDD/VPXOR have
+ * data-independent timing; no branch and no address depends on the key or
+ * the data (only on nblocks and the key length).
+ *
+ * Built with a per-function target attribute: the library targets baseline
+ * x86-64 and this code runs only when the dispatcher selects it.
+ */
+#include "internal.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+
+#include <immintrin.h>
+
+#define V2_TARGET "aes,avx,avx2,vaes"
+#define V2_FN __attribute__((target(V2_TARGET)))
+#define V2_INLINE static inline __attribute__((always_inline, target(V2_TARGET)))
+/* Fully unroll the loops over the registers of a batch (constant trip
+ * counts), so the arrays of state registers never live in memory. */
+#if defined(__clang__)
+#define V2_UNROLL _Pragma("clang loop unroll(full)")
+#define V2_NO_UNROLL _Pragma("clang loop unroll(disable)")
+#else
+#define V2_UNROLL _Pragma("GCC unroll 16")
+#define V2_NO_UNROLL _Pragma("GCC unroll 1")
+#endif
+/*
+ * Block and word indices are size_t on purpose: with int, every 16 * j is a
+ * signed multiply that clang's -fsanitize=undefined (no recover) checks
+ * before the loops unroll, and clang 14 then needs minutes per file.
+ */
+
+/* ------------------------------------------------------------------------
+ * Key schedule (FIPS-197 5.2), latency-bound: every round key depends on
+ * the one before. Words are 32-bit lanes, w0 in lane 0. Each step is
+ * written as new = AESENCLAST(PSHUFB(old), K): with RotWord(w3) in all four
+ * columns, ShiftRows is a no-op and the result is SubWord(RotWord(w3)) XOR K
+ * in every word, so K = prefix(old) ^ rcon gives the next round key with
+ * the AES unit as the only step on the critical path (plus one PSHUFB).
+ * --------------------------------------------------------------------- */
+
+/* [w0, w0^w1, w0^w1^w2, w0^w1^w2^w3], as a tree (three shifts at once) */
+V2_INLINE __m128i ks_prefix(__m128i x)
+{
+    return _mm_xor_si128(_mm_xor_si128(x, _mm_slli_si128(x, 4)),
+                         _mm_xor_si128(_mm_slli_si128(x, 8), _mm_slli_si128(x, 12)));
+}
+
+/* PSHUFB patterns: RotWord(w3) / w3 / RotWord(w1) in all four columns */
+#define KS_ROT3 _mm_set_epi8(12, 15, 14, 13, 12, 15, 14, 13, \
+                             12, 15, 14, 13, 12, 15, 14, 13)
+#define KS_BC3  _mm_set_epi8(15, 14, 13, 12, 15, 14, 13, 12, \
+                             15, 14, 13, 12, 15, 14, 13, 12)
+#define KS_ROT1 _mm_set_epi8(4, 7, 6, 5, 4, 7, 6, 5, 4, 7, 6, 5, 4, 7, 6, 5)
+/*
+ * RotWord(w3) placed so that after ShiftRows it lands in columns 0 and 2,
+ * zero bytes (SubBytes(0) = 0x63) everywhere else; see ks_expand128.
+ */
+#define KS_ROT3_02 _mm_set_epi8(12, -128, 14, -128, -128, 15, -128, 13, \
+                                12, -128, 14, -128, -128, 15, -128, 13)
+
+static const uint8_t ks_rcon[10] = {
+    0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36
+};
+
+/* [r0 ^ r1, 0x63636363 ^ r1, r0 ^ r1, 0x63636363 ^ r1] for consecutive rcon */
+#define KS_C(r0, r1) { (r0) ^ (r1), 0x63636363u ^ (r1), (r0) ^ (r1), 0x63636363u ^ (r1) }
+static const uint32_t ks_c128[9][4] = {
+    KS_C(0x01, 0x02), KS_C(0x02, 0x04), KS_C(0x04, 0x08),
+    KS_C(0x08, 0x10), KS_C(0x10, 0x20), KS_C(0x20, 0x40),
+    KS_C(0x40, 0x80), KS_C(0x80, 0x1b), KS_C(0x1b, 0x36)
+};
+
+/*
+ * AES-128. w[i+1] = AESENCLAST(PSHUFB(w[i], ROT3), K[i]) with
+ * K[i] = prefix(w[i]) ^ rc[i]. Computing K[i] from w[i] would put the
+ * prefix (three XOR levels) on the critical path, so K[i+1] is computed
+ * from w[i] instead, in parallel with w[i+1]: since prefix(prefix(x)) =
+ * x ^ (x << 64) and prefix([g, g, g, g]) = [g, 0, g, 0],
+ *   K[i+1] = w[i] ^ (w[i] << 64) ^ [g, 0, g, 0] ^ rc[i+1],
+ * g = SubWord(RotWord(w[i].3)) ^ rc[i]; a second AESENCLAST with the input
+ * in columns 0 and 2 only (zero bytes give 0x63 elsewhere) produces it.
+ * One AESENCLAST + one PSHUFB per round key on the critical path.
+ */
+V2_INLINE void ks_expand128(uint8_t *rk, const uint8_t *key)
+{
+    __m128i w = _mm_loadu_si128((const __m128i *)(const void *)key);
+    __m128i kk = _mm_xor_si128(ks_prefix(w), _mm_set1_epi32(ks_rcon[0]));
+    size_t i;
+
+    _mm_store_si128((__m128i *)(void *)rk, w);
+    for (i = 0; i < 10; i++) {
+        const __m128i wn = _mm_aesenclast_si128(_mm_shuffle_epi8(w, KS_ROT3), kk);
+        if (i < 9) {
+            const __m128i c = _mm_loadu_si128((const __m128i *)(const void *)ks_c128[i]);
+            kk = _mm_aesenclast_si128(
+                _mm_shuffle_epi8(w, KS_ROT3_02),
+                _mm_xor_si128(_mm_xor_si128(w, _mm_slli_si128(w, 8)), c));
+        }
+        w = wn;
+        _mm_store_si128((__m128i *)(void *)(rk + 16 * (i + 1)), w);
+    }
+}
+
+/* AES-192: w[0..3] in a, w[4..5] in the low half of b (16 + 8 bytes read). */
+V2_INLINE void ks_expand192(uint8_t *rk, const uint8_t *key)
+{
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)key);
+    __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(key + 16));
+    size_t i;
+
+    _mm_store_si128((__m128i *)(void *)rk, a);
+    _mm_storel_epi64((__m128i *)(void *)(rk + 16), b);
+    for (i = 0; i < 8; i++) {
+        /* Six new words per step: 24 bytes at rk + 24 * (i + 1). */
+        a = _mm_aesenclast_si128(_mm_shuffle_epi8(b, KS_ROT1),
+                                 _mm_xor_si128(ks_prefix(a), _mm_set1_epi32(ks_rcon[i])));
+        /* only words 0 and 1 of b are used: a two-word prefix */
+        b = _mm_xor_si128(_mm_xor_si128(b, _mm_slli_si128(b, 4)),
+                          _mm_shuffle_epi32(a, 0xff));
+        _mm_storeu_si128((__m128i *)(void *)(rk + 24 * (i + 1)), a);
+        if (i < 7) /* 52 words: the last step needs only four */
+            _mm_storel_epi64((__m128i *)(void *)(rk + 24 * (i + 1) + 16), b);
+    }
+}
+
+/*
+ * AES-256: a' = AESENCLAST(PSHUFB(b, ROT3), prefix(a) ^ rc) and
+ * b' = AESENCLAST(PSHUFB(a', BC3), prefix(b)); the prefixes come from keys
+ * computed one step earlier, so they are off the critical path.
+ */
+V2_INLINE void ks_expand256(uint8_t *rk, const uint8_t *key)
+{
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)key);
+    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(key + 16));
+    size_t i;
+
+    _mm_store_si128((__m128i *)(void *)rk, a);
+    _mm_store_si128((__m128i *)(void *)(rk + 16), b);
+    for (i = 0; i < 7; i++) {
+        a = _mm_aesenclast_si128(_mm_shuffle_epi8(b, KS_ROT3),
+                                 _mm_xor_si128(ks_prefix(a), _mm_set1_epi32(ks_rcon[i])));
+        _mm_store_si128((__m128i *)(void *)(rk + 32 * (i + 1)), a);
+        if (i == 6)
+            break;
+        b = _mm_aesenclast_si128(_mm_shuffle_epi8(a, KS_BC3), ks_prefix(b));
+        _mm_store_si128((__m128i *)(void *)(rk + 32 * (i + 1) + 16), b);
+    }
+}
+
+V2_FN static void v2_setkey(rijn_aes_key *k, const uint8_t *key, size_t key_len)
+{
+    uint8_t *rk = (uint8_t *)k->rk;
+
+    if (key_len == 16)
+        ks_expand128(rk, key);
+    else if (key_len == 24)
+        ks_expand192(rk, key);
+    else
+        ks_expand256(rk, key);
+}
+
+/* ------------------------------------------------------------------------
+ * Block encryption on YMM (two blocks per register)
+ * --------------------------------------------------------------------- */
+V2_INLINE __m256i v2_rk(const rijn_aes_key *k, unsigned r)
+{
+    return _mm256_broadcastsi128_si256(
+        _mm_load_si128((const __m128i *)(const void *)k->rk + r));
+}
+
+/*
+ * Rounds 0..nr-1 on s[0..n-1] (n constant); the caller does the last. The
+ * round loop stays rolled (tails and ECB): unrolled, the compiler hoists all
+ * round keys into the 16 YMM registers and spills the states instead.
+ */
+V2_INLINE void v2_rounds(const rijn_aes_key *k, __m256i *s, const size_t n,
+                         const unsigned nr)
+{
+    const __m256i k0 = v2_rk(k, 0);
+    unsigned r;
+    size_t j;
+
+    V2_UNROLL
+    for (j = 0; j < n; j++)
+        s[j] = _mm256_xor_si256(s[j], k0);
+    V2_NO_UNROLL
+    for (r = 1; r < nr; r++) {
+        const __m256i kr = v2_rk(k, r);
+        V2_UNROLL
+        for (j = 0; j < n; j++)
+            s[j] = _mm256_aesenc_epi128(s[j], kr);
+    }
+}
+
+/* Byte-swap the low 32-bit counter word of each lane; self-inverse. */
+#define V2_SWAP32 _mm256_broadcastsi128_si256(_mm_set_epi8( \
+    12, 13, 14, 15, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0))
+
+/* x in the low-word dword (3) of both lanes */
+V2_INLINE __m256i v2_lanes(int x)
+{
+    return _mm256_set_epi32(x, 0, 0, 0, x, 0, 0, 0);
+}
+
+/*
+ * Last round and output for a batch of n YMM holding blocks 0..2n-1 of
+ * which the first m are wanted (n constant; when m is odd the last block is
+ * written from the low lane with 16-byte accesses). xin selects CTR (XOR
+ * the input into the last round key) or ECB (plain last round).
+ */
+V2_INLINE void v2_finish(const rijn_aes_key *k, uint8_t *out,
+                         const uint8_t *in, __m256i *s, const size_t n,
+                         size_t m, const int xin, const unsigned nr)
+{
+    const __m256i kl = v2_rk(k, nr);
+    size_t j;
+
+    V2_UNROLL
+    for (j = 0; j < n; j++) {
+        if ((size_t)(2 * j + 2) <= m) {
+            const __m256i key = xin ? _mm256_xor_si256(kl, _mm256_loadu_si256(
+                                          (const __m256i *)(const void *)(in + 32 * j)))
+                                    : kl;
+            _mm256_storeu_si256((__m256i *)(void *)(out + 32 * j),
+                                _mm256_aesenclast_epi128(s[j], key));
+        } else if ((size_t)(2 * j + 1) == m) {
+            const __m128i key = xin ? _mm_xor_si128(_mm256_castsi256_si128(kl), _mm_loadu_si128(
+                                          (const __m128i *)(const void *)(in + 32 * j)))
+                                    : _mm256_castsi256_si128(kl);
+            _mm_storeu_si128((__m128i *)(void *)(out + 32 * j),
+                             _mm_aesenclast_si128(_mm256_castsi256_si128(s[j]), key));
+        }
+    }
+}
+
+/* n YMM of counters c, c + 2, ... (lane i of c = counter + i) */
+V2_INLINE __m256i v2_counters(__m256i c, __m256i *s, const size_t n)
+{
+    const __m256i swap = V2_SWAP32;
+    const __m256i two = v2_lanes(2);
+    size_t j;
+
+    V2_UNROLL
+    for (j = 0; j < n; j++) {
+        s[j] = _mm256_shuffle_epi8(c, swap);
+        c = _mm256_add_epi32(c, two);
+    }
+    return c;
+}
+
+/* The empty asm keeps the compiler from regrouping rounds block by block
+ * (see vaes_avx512.c); it emits no instruction. */
+#define V2_KEEP_ORDER(s)                                                 \
+    __asm__("" : "+x"((s)[0]), "+x"((s)[1]), "+x"((s)[2]), "+x"((s)[3]), \
+                 "+x"((s)[4]), "+x"((s)[5]), "+x"((s)[6]), "+x"((s)[7]))
+
+/*
+ * Main loop on 16 blocks (8 YMM), nr constant. Only 16 YMM registers exist
+ * without AVX-512, so each round key is broadcast from k->rk where it is
+ * used (VBROADCASTI128 from memory is a load, no ALU slot).
+ */
+V2_INLINE __m256i v2_ctr_loop(const rijn_aes_key *k, uint8_t *out,
+                              const uint8_t *in, size_t nbatches, __m256i c,
+                              const unsigned nr)
+{
+    __m256i s[8];
+    unsigned r;
+    size_t j;
+
+    for (; nbatches > 0; nbatches--, in += 256, out += 256) {
+        c = v2_counters(c, s, 8);
+        V2_UNROLL
+        for (j = 0; j < 8; j++)
+            s[j] = _mm256_xor_si256(s[j], v2_rk(k, 0));
+        V2_UNROLL
+        for (r = 1; r < nr; r++) {
+            const __m256i kr = v2_rk(k, r);
+            V2_UNROLL
+            for (j = 0; j < 8; j++)
+                s[j] = _mm256_aesenc_epi128(s[j], kr);
+            V2_KEEP_ORDER(s);
+        }
+        V2_UNROLL
+        for (j = 0; j < 8; j++)
+            _mm256_storeu_si256((__m256i *)(void *)(out + 32 * j),
+                                _mm256_aesenclast_epi128(s[j], _mm256_xor_si256(
+                                    v2_rk(k, nr), _mm256_loadu_si256(
+                                        (const __m256i *)(const void *)(in + 32 * j)))));
+    }
+    return c;
+}
+
+V2_FN static void v2_ctr32(const rijn_aes_key *k, uint8_t *out,
+                           const uint8_t *in, size_t nblocks,
+                           const uint8_t ctr[16])
+{
+    const unsigned nr = k->rounds;
+    const __m128i c1 = _mm_shuffle_epi8(
+        _mm_loadu_si128((const __m128i *)(const void *)ctr),
+        _mm_set_epi8(12, 13, 14, 15, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
+    __m256i c = _mm256_add_epi32(_mm256_broadcastsi128_si256(c1),
+                                 _mm256_set_epi32(1, 0, 0, 0, 0, 0, 0, 0));
+    __m256i s[8];
+
+    if (nblocks >= 16) {
+        /* one copy of the main loop per round count */
+        const size_t nb = nblocks / 16;
+        if (nr == 10)
+            c = v2_ctr_loop(k, out, in, nb, c, 10);
+        else if (nr == 12)
+            c = v2_ctr_loop(k, out, in, nb, c, 12);
+        else
+            c = v2_ctr_loop(k, out, in, nb, c, 14);
+        nblocks -= 16 * nb;
+        in += 256 * nb;
+        out += 256 * nb;
+    }
+    /* Tail of 0..15 blocks: one batch of 8, 4, 2 or 1 YMM. */
+    if (nblocks > 8) {
+        v2_counters(c, s, 8);
+        v2_rounds(k, s, 8, nr);
+        v2_finish(k, out, in, s, 8, nblocks, 1, nr);
+    } else if (nblocks > 4) {
+        v2_counters(c, s, 4);
+        v2_rounds(k, s, 4, nr);
+        v2_finish(k, out, in, s, 4, nblocks, 1, nr);
+    } else if (nblocks > 2) {
+        v2_counters(c, s, 2);
+        v2_rounds(k, s, 2, nr);
+        v2_finish(k, out, in, s, 2, nblocks, 1, nr);
+    } else if (nblocks > 0) {
+        v2_counters(c, s, 1);
+        v2_rounds(k, s, 1, nr);
+        v2_finish(k, out, in, s, 1, nblocks, 1, nr);
+    }
+}
+
+
+/* ECB of m <= 2n blocks as one batch of n YMM (n constant) */
+V2_INLINE void v2_ecb_batch(const rijn_aes_key *k, uint8_t *out,
+                            const uint8_t *in, const size_t n, size_t m,
+                            const unsigned nr)
+{
+    __m256i s[8];
+    size_t j;
+
+    V2_UNROLL
+    for (j = 0; j < n; j++) {
+        if ((size_t)(2 * j + 2) <= m)
+            s[j] = _mm256_loadu_si256((const __m256i *)(const void *)(in + 32 * j));
+        else if ((size_t)(2 * j + 1) == m)
+            s[j] = _mm256_castsi128_si256(
+                _mm_loadu_si128((const __m128i *)(const void *)(in + 32 * j)));
+        else
+            s[j] = _mm256_setzero_si256();
+    }
+    v2_rounds(k, s, n, nr);
+    v2_finish(k, out, in, s, n, m, 0, nr);
+}
+
+V2_FN static void v2_ecb(const rijn_aes_key *k, uint8_t *out,
+                         const uint8_t *in, size_t nblocks)
+{
+    const unsigned nr = k->rounds;
+
+    for (; nblocks >= 16; nblocks -= 16, in += 256, out += 256)
+        v2_ecb_batch(k, out, in, 8, 16, nr);
+    if (nblocks > 8)
+        v2_ecb_batch(k, out, in, 8, nblocks, nr);
+    else if (nblocks > 4)
+        v2_ecb_batch(k, out, in, 4, nblocks, nr);
+    else if (nblocks > 2)
+        v2_ecb_batch(k, out, in, 2, nblocks, nr);
+    else if (nblocks > 0)
+        v2_ecb_batch(k, out, in, 1, nblocks, nr);
+}
+
+const rijn_aes_impl rijn_aes_vaes_avx2 = {
+    .name = "vaes-avx2",
+    .needs = RIJN_CPU_AESNI | RIJN_CPU_AVX | RIJN_CPU_AVX2 | RIJN_CPU_VAES,
+    .constant_time = 1,
+    .rank = 30,
+    .setkey = v2_setkey,
+    .ecb = v2_ecb,
+    .ctr32 = v2_ctr32,
+};
+
+#else
+typedef int rijn_vaes_avx2_not_built; /* ISO C wants a non-empty file */
+#endif

@@ -1,0 +1,444 @@
+/*
+ * vaes-avx512: AES with VAES on 512-bit registers (AVX-512F/BW/VL), four
+ * blocks per ZMM register (Intel Ice Lake and later, AMD Zen 4 and later).
+ *
+ * Batch width: 32 blocks in flight in the CTR and ECB loops (8 ZMM of 4
+ * blocks). VAESENC on ZMM issues twice per cycle on Zen 4/5 with a latency
+ * of about 4 cycles, so 8 independent registers keep both AES units busy;
+ * the 15 round keys are broadcast once per call and held in registers.
+ * Tails of 1..31 blocks: one batch of 8, 4, 2 or 1 ZMM with masked
+ * loads and stores (masked-off bytes are neither read nor written and cannot
+ * fault), so a 1..4 block message costs one AES latency chain in one ZMM and
+ * touches no byte outside in/out. All code is unrolled once per round count
+ * (10/12/14).
+ *
+ * CTR: the counter block is broadcast to the four 128-bit lanes with its low
+ * 32-bit word byte-swapped; per-block counters are VPADDD of per-lane
+ * constants on that dword (exact mod 2^32, never a carry into byte 11, also
+ * inside one batch), and VPSHUFB restores the byte order. The input is folded
+ * into the last round key (VAESENCLAST with rk[nr] ^ in).
+ *
+ * Key schedule: identical to the aesni backend (standard round keys, 16
+ * bytes each; AESENCLAST computes SubWord(RotWord(w)); AES-192 keys are
+ * loaded as 16 + 8 bytes, never past the key).
+ *
+ * Constant time: VAESENC/VAESENCLAST/VPSHUFB/VPADDD/VPXOR and masked moves
+ * have data-independent timing; no branch and no address depends on the key
+ * or the data (masks depend only on nblocks). Valgrind cannot decode AVX-512,
+ * so this is argued by construction.
+ *
+ * Frequency policy: this backend has the highest rank and is the default
+ * wherever CPUID reports VAES + AVX-512F/BW/VL and XCR0 enables ZMM state.
+ * Zen 4/5 do not lower the clock for 512-bit code. Intel parts that lowered
+ * the clock heavily for 512-bit code (Skylake-SP, Cascade Lake) have no VAES,
+ * so this backend never runs there; Ice Lake / Tiger Lake / Sapphire Rapids
+ * may drop to a slightly lower turbo licence while AES-512 runs, which costs
+ * less than the doubled width gains but can slow unrelated scalar code on the
+ * same core. Set RIJN_CPU_MASK=avx512f to turn it off (vaes-avx2 is then
+ * picked), or RIJN_IMPL=vaes-avx2 for one process.
+ *
+ * Built with a per-function target attribute: the library targets baseline
+ * x86-64 and this code runs only when the dispatcher selects it.
+ */
+#include "internal.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+
+#include <immintrin.h>
+
+#define V512_TARGET "aes,avx,avx2,vaes,avx512f,avx512bw,avx512vl"
+#define V512_FN __attribute__((target(V512_TARGET)))
+#define V512_INLINE static inline __attribute__((always_inline, target(V512_TARGET)))
+/* Fully unroll the loops over the registers of a batch (constant trip
+ * counts), so the arrays of state registers never live in memory. */
+#if defined(__clang__)
+#define V512_UNROLL _Pragma("clang loop unroll(full)")
+#else
+#define V512_UNROLL _Pragma("GCC unroll 16")
+#endif
+/*
+ * Block and word indices are size_t on purpose: with int, every 16 * j is a
+ * signed multiply that clang's -fsanitize=undefined (no recover) checks
+ * before the loops unroll, and clang 14 then needs minutes per file.
+ */
+
+/* ------------------------------------------------------------------------
+ * Key schedule (FIPS-197 5.2), latency-bound: every round key depends on
+ * the one before. Words are 32-bit lanes, w0 in lane 0. Each step is
+ * written as new = AESENCLAST(PSHUFB(old), K): with RotWord(w3) in all four
+ * columns, ShiftRows is a no-op and the result is SubWord(RotWord(w3)) XOR K
+ * in every word, so K = prefix(old) ^ rcon gives the next round key with
+ * the AES unit as the only step on the critical path (plus one PSHUFB).
+ * --------------------------------------------------------------------- */
+
+/* [w0, w0^w1, w0^w1^w2, w0^w1^w2^w3], as a tree (three shifts at once) */
+V512_INLINE __m128i ks_prefix(__m128i x)
+{
+    return _mm_xor_si128(_mm_xor_si128(x, _mm_slli_si128(x, 4)),
+                         _mm_xor_si128(_mm_slli_si128(x, 8), _mm_slli_si128(x, 12)));
+}
+
+/* PSHUFB patterns: RotWord(w3) / w3 / RotWord(w1) in all four columns */
+#define KS_ROT3 _mm_set_epi8(12, 15, 14, 13, 12, 15, 14, 13, \
+                             12, 15, 14, 13, 12, 15, 14, 13)
+#define KS_BC3  _mm_set_epi8(15, 14, 13, 12, 15, 14, 13, 12, \
+                             15, 14, 13, 12, 15, 14, 13, 12)
+#define KS_ROT1 _mm_set_epi8(4, 7, 6, 5, 4, 7, 6, 5, 4, 7, 6, 5, 4, 7, 6, 5)
+/*
+ * RotWord(w3) placed so that after ShiftRows it lands in columns 0 and 2,
+ * zero bytes (SubBytes(0) = 0x63) everywhere else; see ks_expand128.
+ */
+#define KS_ROT3_02 _mm_set_epi8(12, -128, 14, -128, -128, 15, -128, 13, \
+                                12, -128, 14, -128, -128, 15, -128, 13)
+
+static const uint8_t ks_rcon[10] = {
+    0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36
+};
+
+/* [r0 ^ r1, 0x63636363 ^ r1, r0 ^ r1, 0x63636363 ^ r1] for consecutive rcon */
+#define KS_C(r0, r1) { (r0) ^ (r1), 0x63636363u ^ (r1), (r0) ^ (r1), 0x63636363u ^ (r1) }
+static const uint32_t ks_c128[9][4] = {
+    KS_C(0x01, 0x02), KS_C(0x02, 0x04), KS_C(0x04, 0x08),
+    KS_C(0x08, 0x10), KS_C(0x10, 0x20), KS_C(0x20, 0x40),
+    KS_C(0x40, 0x80), KS_C(0x80, 0x1b), KS_C(0x1b, 0x36)
+};
+
+/*
+ * AES-128. w[i+1] = AESENCLAST(PSHUFB(w[i], ROT3), K[i]) with
+ * K[i] = prefix(w[i]) ^ rc[i]. Computing K[i] from w[i] would put the
+ * prefix (three XOR levels) on the critical path, so K[i+1] is computed
+ * from w[i] instead, in parallel with w[i+1]: since prefix(prefix(x)) =
+ * x ^ (x << 64) and prefix([g, g, g, g]) = [g, 0, g, 0],
+ *   K[i+1] = w[i] ^ (w[i] << 64) ^ [g, 0, g, 0] ^ rc[i+1],
+ * g = SubWord(RotWord(w[i].3)) ^ rc[i]; a second AESENCLAST with the input
+ * in columns 0 and 2 only (zero bytes give 0x63 elsewhere) produces it.
+ * One AESENCLAST + one PSHUFB per round key on the critical path.
+ */
+V512_INLINE void ks_expand128(uint8_t *rk, const uint8_t *key)
+{
+    __m128i w = _mm_loadu_si128((const __m128i *)(const void *)key);
+    __m128i kk = _mm_xor_si128(ks_prefix(w), _mm_set1_epi32(ks_rcon[0]));
+    size_t i;
+
+    _mm_store_si128((__m128i *)(void *)rk, w);
+    for (i = 0; i < 10; i++) {
+        const __m128i wn = _mm_aesenclast_si128(_mm_shuffle_epi8(w, KS_ROT3), kk);
+        if (i < 9) {
+            const __m128i c = _mm_loadu_si128((const __m128i *)(const void *)ks_c128[i]);
+            kk = _mm_aesenclast_si128(
+                _mm_shuffle_epi8(w, KS_ROT3_02),
+                _mm_xor_si128(_mm_xor_si128(w, _mm_slli_si128(w, 8)), c));
+        }
+        w = wn;
+        _mm_store_si128((__m128i *)(void *)(rk + 16 * (i + 1)), w);
+    }
+}
+
+/* AES-192: w[0..3] in a, w[4..5] in the low half of b (16 + 8 bytes read). */
+V512_INLINE void ks_expand192(uint8_t *rk, const uint8_t *key)
+{
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)key);
+    __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(key + 16));
+    size_t i;
+
+    _mm_store_si128((__m128i *)(void *)rk, a);
+    _mm_storel_epi64((__m128i *)(void *)(rk + 16), b);
+    for (i = 0; i < 8; i++) {
+        /* Six new words per step: 24 bytes at rk + 24 * (i + 1). */
+        a = _mm_aesenclast_si128(_mm_shuffle_epi8(b, KS_ROT1),
+                                 _mm_xor_si128(ks_prefix(a), _mm_set1_epi32(ks_rcon[i])));
+        /* only words 0 and 1 of b are used: a two-word prefix */
+        b = _mm_xor_si128(_mm_xor_si128(b, _mm_slli_si128(b, 4)),
+                          _mm_shuffle_epi32(a, 0xff));
+        _mm_storeu_si128((__m128i *)(void *)(rk + 24 * (i + 1)), a);
+        if (i < 7) /* 52 words: the last step needs only four */
+            _mm_storel_epi64((__m128i *)(void *)(rk + 24 * (i + 1) + 16), b);
+    }
+}
+
+/*
+ * AES-256: a' = AESENCLAST(PSHUFB(b, ROT3), prefix(a) ^ rc) and
+ * b' = AESENCLAST(PSHUFB(a', BC3), prefix(b)); the prefixes come from keys
+ * computed one step earlier, so they are off the critical path.
+ */
+V512_INLINE void ks_expand256(uint8_t *rk, const uint8_t *key)
+{
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)key);
+    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(key + 16));
+    size_t i;
+
+    _mm_store_si128((__m128i *)(void *)rk, a);
+    _mm_store_si128((__m128i *)(void *)(rk + 16), b);
+    for (i = 0; i < 7; i++) {
+        a = _mm_aesenclast_si128(_mm_shuffle_epi8(b, KS_ROT3),
+                                 _mm_xor_si128(ks_prefix(a), _mm_set1_epi32(ks_rcon[i])));
+        _mm_store_si128((__m128i *)(void *)(rk + 32 * (i + 1)), a);
+        if (i == 6)
+            break;
+        b = _mm_aesenclast_si128(_mm_shuffle_epi8(a, KS_BC3), ks_prefix(b));
+        _mm_store_si128((__m128i *)(void *)(rk + 32 * (i + 1) + 16), b);
+    }
+}
+
+V512_FN static void v512_setkey(rijn_aes_key *k, const uint8_t *key, size_t key_len)
+{
+    uint8_t *rk = (uint8_t *)k->rk;
+
+    if (key_len == 16)
+        ks_expand128(rk, key);
+    else if (key_len == 24)
+        ks_expand192(rk, key);
+    else
+        ks_expand256(rk, key);
+}
+
+/* ------------------------------------------------------------------------
+ * Rounds 0..nr-1 on s[0..n-1] (n and nr constant at each call site: all
+ * loops unroll; with 32 ZMM registers the round keys and up to 8 states fit,
+ * and gcc's rolled version copied every state once per round).
+ * The caller does the last round.
+ * --------------------------------------------------------------------- */
+V512_INLINE __m512i v512_rk(const rijn_aes_key *k, unsigned r)
+{
+    return _mm512_broadcast_i32x4(
+        _mm_load_si128((const __m128i *)(const void *)k->rk + r));
+}
+
+V512_INLINE void v512_rounds(const rijn_aes_key *k, __m512i *s, const size_t n,
+                             const unsigned nr)
+{
+    const __m512i k0 = v512_rk(k, 0);
+    unsigned r;
+    size_t j;
+
+    V512_UNROLL
+    for (j = 0; j < n; j++)
+        s[j] = _mm512_xor_si512(s[j], k0);
+    V512_UNROLL
+    for (r = 1; r < nr; r++) {
+        const __m512i kr = v512_rk(k, r);
+        V512_UNROLL
+        for (j = 0; j < n; j++)
+            s[j] = _mm512_aesenc_epi128(s[j], kr);
+    }
+}
+
+/* Byte-swap the low 32-bit counter word of each lane; self-inverse. */
+V512_INLINE __m512i v512_swap32(void)
+{
+    return _mm512_broadcast_i32x4(_mm_set_epi8(12, 13, 14, 15, 11, 10, 9, 8,
+                                               7, 6, 5, 4, 3, 2, 1, 0));
+}
+
+/* x in the low-word dword (3) of every lane */
+V512_INLINE __m512i v512_lanes(int x)
+{
+    return _mm512_maskz_set1_epi32((__mmask16)0x8888, x);
+}
+
+/* Mask of the 32-bit elements of a ZMM holding blocks first..first+3 that
+ * lie below block m (unsigned arithmetic only). */
+V512_INLINE __mmask16 v512_mask(size_t m, size_t first)
+{
+    if (m <= first)
+        return 0;
+    if (m - first >= 4)
+        return (__mmask16)0xffff;
+    return (__mmask16)((1u << (4 * (m - first))) - 1);
+}
+
+/*
+ * c: 4 counters (lane i = counter + i, low word native). Encrypts n ZMM of
+ * counters c, c + 4, ... and XORs them into in; m = number of blocks (n ZMM
+ * hold up to 4n; when masked, only blocks < m are read and written).
+ */
+V512_INLINE void v512_ctr_batch(const rijn_aes_key *k, uint8_t *out,
+                                const uint8_t *in, __m512i c, const size_t n,
+                                const int masked, size_t m, const unsigned nr)
+{
+    const __m512i swap = v512_swap32();
+    const __m512i four = v512_lanes(4);
+    __m512i s[8], kl;
+    size_t j;
+
+    V512_UNROLL
+    for (j = 0; j < n; j++) {
+        s[j] = _mm512_shuffle_epi8(c, swap);
+        c = _mm512_add_epi32(c, four);
+    }
+    v512_rounds(k, s, n, nr);
+    kl = v512_rk(k, nr);
+    if (!masked) {
+        V512_UNROLL
+        for (j = 0; j < n; j++)
+            _mm512_storeu_si512(out + 64 * j, _mm512_aesenclast_epi128(
+                s[j], _mm512_xor_si512(kl, _mm512_loadu_si512(in + 64 * j))));
+    } else {
+        V512_UNROLL
+        for (j = 0; j < n; j++) {
+            const __mmask16 mk = v512_mask(m, 4 * j);
+            s[j] = _mm512_aesenclast_epi128(
+                s[j], _mm512_xor_si512(kl, _mm512_maskz_loadu_epi32(mk, in + 64 * j)));
+            _mm512_mask_storeu_epi32(out + 64 * j, mk, s[j]);
+        }
+    }
+}
+
+/*
+ * The 32-block loop, with nr a constant so that the rounds unroll and the
+ * round keys stay in registers (15 keys + 8 states + counter and constants
+ * fit in the 32 ZMM registers). Returns the next counter vector.
+ *
+ * V512_KEEP_ORDER is an empty asm statement that "modifies" the 8 states
+ * after each round: it emits no instruction but stops the compiler from
+ * regrouping the code block by block (clang 14 does that under register
+ * pressure with 15 live round keys, which leaves one dependency chain per
+ * window and cost 15% on AES-256); the CPU sees rounds interleaved.
+ */
+#define V512_KEEP_ORDER(s)                                               \
+    __asm__("" : "+v"((s)[0]), "+v"((s)[1]), "+v"((s)[2]), "+v"((s)[3]), \
+                 "+v"((s)[4]), "+v"((s)[5]), "+v"((s)[6]), "+v"((s)[7]))
+
+V512_INLINE __m512i v512_ctr_loop(const rijn_aes_key *k, uint8_t *out,
+                                  const uint8_t *in, size_t nbatches,
+                                  __m512i c, const unsigned nr)
+{
+    const __m512i swap = v512_swap32();
+    const __m512i four = v512_lanes(4);
+    __m512i rk[15];
+    unsigned r;
+    size_t j;
+
+    V512_UNROLL
+    for (r = 0; r <= nr; r++)
+        rk[r] = v512_rk(k, r);
+    for (; nbatches > 0; nbatches--, in += 512, out += 512) {
+        __m512i s[8];
+
+        V512_UNROLL
+        for (j = 0; j < 8; j++) {
+            s[j] = _mm512_xor_si512(_mm512_shuffle_epi8(c, swap), rk[0]);
+            c = _mm512_add_epi32(c, four);
+        }
+        V512_UNROLL
+        for (r = 1; r < nr; r++) {
+            V512_UNROLL
+            for (j = 0; j < 8; j++)
+                s[j] = _mm512_aesenc_epi128(s[j], rk[r]);
+            V512_KEEP_ORDER(s);
+        }
+        V512_UNROLL
+        for (j = 0; j < 8; j++)
+            _mm512_storeu_si512(out + 64 * j, _mm512_aesenclast_epi128(
+                s[j], _mm512_xor_si512(rk[nr], _mm512_loadu_si512(in + 64 * j))));
+    }
+    return c;
+}
+
+/* CTR for nr rounds (a constant at each call site: everything unrolls) */
+V512_INLINE void v512_ctr32_nr(const rijn_aes_key *k, uint8_t *out,
+                               const uint8_t *in, size_t nblocks,
+                               const uint8_t ctr[16], const unsigned nr)
+{
+    const __m128i c1 = _mm_shuffle_epi8(
+        _mm_loadu_si128((const __m128i *)(const void *)ctr),
+        _mm_set_epi8(12, 13, 14, 15, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
+    __m512i c = _mm512_add_epi32(_mm512_broadcast_i32x4(c1),
+                                 _mm512_set_epi32(3, 0, 0, 0, 2, 0, 0, 0,
+                                                  1, 0, 0, 0, 0, 0, 0, 0));
+
+    if (nblocks >= 32) {
+        const size_t nb = nblocks / 32;
+        c = v512_ctr_loop(k, out, in, nb, c, nr);
+        nblocks -= 32 * nb;
+        in += 512 * nb;
+        out += 512 * nb;
+    }
+    /* Tail of 0..31 blocks: one masked batch of 8, 4, 2 or 1 ZMM. */
+    if (nblocks > 16)
+        v512_ctr_batch(k, out, in, c, 8, 1, nblocks, nr);
+    else if (nblocks > 8)
+        v512_ctr_batch(k, out, in, c, 4, 1, nblocks, nr);
+    else if (nblocks > 4)
+        v512_ctr_batch(k, out, in, c, 2, 1, nblocks, nr);
+    else if (nblocks > 0)
+        v512_ctr_batch(k, out, in, c, 1, 1, nblocks, nr);
+}
+
+V512_FN static void v512_ctr32(const rijn_aes_key *k, uint8_t *out,
+                               const uint8_t *in, size_t nblocks,
+                               const uint8_t ctr[16])
+{
+    if (k->rounds == 10)
+        v512_ctr32_nr(k, out, in, nblocks, ctr, 10);
+    else if (k->rounds == 12)
+        v512_ctr32_nr(k, out, in, nblocks, ctr, 12);
+    else
+        v512_ctr32_nr(k, out, in, nblocks, ctr, 14);
+}
+
+/* ECB on n ZMM; when masked, only blocks < m are read and written. */
+V512_INLINE void v512_ecb_batch(const rijn_aes_key *k, uint8_t *out,
+                                const uint8_t *in, const size_t n,
+                                const int masked, size_t m, const unsigned nr)
+{
+    __m512i s[8], kl;
+    size_t j;
+
+    V512_UNROLL
+    for (j = 0; j < n; j++)
+        s[j] = masked ? _mm512_maskz_loadu_epi32(v512_mask(m, 4 * j), in + 64 * j)
+                      : _mm512_loadu_si512(in + 64 * j);
+    v512_rounds(k, s, n, nr);
+    kl = v512_rk(k, nr);
+    V512_UNROLL
+    for (j = 0; j < n; j++) {
+        s[j] = _mm512_aesenclast_epi128(s[j], kl);
+        if (masked)
+            _mm512_mask_storeu_epi32(out + 64 * j, v512_mask(m, 4 * j), s[j]);
+        else
+            _mm512_storeu_si512(out + 64 * j, s[j]);
+    }
+}
+
+V512_INLINE void v512_ecb_nr(const rijn_aes_key *k, uint8_t *out,
+                             const uint8_t *in, size_t nblocks,
+                             const unsigned nr)
+{
+    for (; nblocks >= 32; nblocks -= 32, in += 512, out += 512)
+        v512_ecb_batch(k, out, in, 8, 0, 32, nr);
+    if (nblocks > 16)
+        v512_ecb_batch(k, out, in, 8, 1, nblocks, nr);
+    else if (nblocks > 8)
+        v512_ecb_batch(k, out, in, 4, 1, nblocks, nr);
+    else if (nblocks > 4)
+        v512_ecb_batch(k, out, in, 2, 1, nblocks, nr);
+    else if (nblocks > 0)
+        v512_ecb_batch(k, out, in, 1, 1, nblocks, nr);
+}
+
+V512_FN static void v512_ecb(const rijn_aes_key *k, uint8_t *out,
+                             const uint8_t *in, size_t nblocks)
+{
+    if (k->rounds == 10)
+        v512_ecb_nr(k, out, in, nblocks, 10);
+    else if (k->rounds == 12)
+        v512_ecb_nr(k, out, in, nblocks, 12);
+    else
+        v512_ecb_nr(k, out, in, nblocks, 14);
+}
+
+const rijn_aes_impl rijn_aes_vaes_avx512 = {
+    .name = "vaes-avx512",
+    .needs = RIJN_CPU_AESNI | RIJN_CPU_AVX2 | RIJN_CPU_VAES |
+             RIJN_CPU_AVX512F | RIJN_CPU_AVX512BW | RIJN_CPU_AVX512VL,
+    .constant_time = 1,
+    .rank = 40,
+    .setkey = v512_setkey,
+    .ecb = v512_ecb,
+    .ctr32 = v512_ctr32,
+};
+
+#else
+typedef int rijn_vaes_avx512_not_built; /* ISO C wants a non-empty file */
+#endif
