@@ -93,14 +93,40 @@ int rijn_impl_runnable(const rijn_aes_impl *impl);
 /* ------------------------------------------------------------------------
  * Byte order (the only way multi-byte values are read or written)
  * --------------------------------------------------------------------- */
+/* Native-order loads and stores of any alignment, then a byte swap where
+ * the host order differs: compilers turn each into one load or store (and
+ * a bswap), which also lets later wide loads forward from these stores. */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    defined(__ORDER_BIG_ENDIAN__) && defined(__GNUC__)
+#define RIJN_LE (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+#define RIJN_BE (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+#define RIJN_BSWAP32(x) __builtin_bswap32(x)
+#define RIJN_BSWAP64(x) __builtin_bswap64(x)
+#else
+#define RIJN_LE 0
+#define RIJN_BE 0
+#define RIJN_BSWAP32(x) (x)
+#define RIJN_BSWAP64(x) (x)
+#endif
+
 static inline uint32_t rijn_load32_be(const uint8_t *p)
 {
+    uint32_t v;
+    if (RIJN_LE || RIJN_BE) {
+        memcpy(&v, p, 4);
+        return RIJN_LE ? RIJN_BSWAP32(v) : v;
+    }
     return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
            ((uint32_t)p[2] << 8) | (uint32_t)p[3];
 }
 
 static inline void rijn_store32_be(uint8_t *p, uint32_t v)
 {
+    if (RIJN_LE || RIJN_BE) {
+        v = RIJN_LE ? RIJN_BSWAP32(v) : v;
+        memcpy(p, &v, 4);
+        return;
+    }
     p[0] = (uint8_t)(v >> 24);
     p[1] = (uint8_t)(v >> 16);
     p[2] = (uint8_t)(v >> 8);
@@ -109,12 +135,22 @@ static inline void rijn_store32_be(uint8_t *p, uint32_t v)
 
 static inline uint32_t rijn_load32_le(const uint8_t *p)
 {
+    uint32_t v;
+    if (RIJN_LE || RIJN_BE) {
+        memcpy(&v, p, 4);
+        return RIJN_BE ? RIJN_BSWAP32(v) : v;
+    }
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
            ((uint32_t)p[3] << 24);
 }
 
 static inline void rijn_store32_le(uint8_t *p, uint32_t v)
 {
+    if (RIJN_LE || RIJN_BE) {
+        v = RIJN_BE ? RIJN_BSWAP32(v) : v;
+        memcpy(p, &v, 4);
+        return;
+    }
     p[0] = (uint8_t)v;
     p[1] = (uint8_t)(v >> 8);
     p[2] = (uint8_t)(v >> 16);
@@ -123,22 +159,42 @@ static inline void rijn_store32_le(uint8_t *p, uint32_t v)
 
 static inline uint64_t rijn_load64_le(const uint8_t *p)
 {
+    uint64_t v;
+    if (RIJN_LE || RIJN_BE) {
+        memcpy(&v, p, 8);
+        return RIJN_BE ? RIJN_BSWAP64(v) : v;
+    }
     return (uint64_t)rijn_load32_le(p) | ((uint64_t)rijn_load32_le(p + 4) << 32);
 }
 
 static inline void rijn_store64_le(uint8_t *p, uint64_t v)
 {
+    if (RIJN_LE || RIJN_BE) {
+        v = RIJN_BE ? RIJN_BSWAP64(v) : v;
+        memcpy(p, &v, 8);
+        return;
+    }
     rijn_store32_le(p, (uint32_t)v);
     rijn_store32_le(p + 4, (uint32_t)(v >> 32));
 }
 
 static inline uint64_t rijn_load64_be(const uint8_t *p)
 {
+    uint64_t v;
+    if (RIJN_LE || RIJN_BE) {
+        memcpy(&v, p, 8);
+        return RIJN_LE ? RIJN_BSWAP64(v) : v;
+    }
     return ((uint64_t)rijn_load32_be(p) << 32) | (uint64_t)rijn_load32_be(p + 4);
 }
 
 static inline void rijn_store64_be(uint8_t *p, uint64_t v)
 {
+    if (RIJN_LE || RIJN_BE) {
+        v = RIJN_LE ? RIJN_BSWAP64(v) : v;
+        memcpy(p, &v, 8);
+        return;
+    }
     rijn_store32_be(p, (uint32_t)(v >> 32));
     rijn_store32_be(p + 4, (uint32_t)v);
 }

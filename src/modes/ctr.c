@@ -5,13 +5,11 @@
  * (impl->ctr32) only step its low 32 bits; this file splits every run at
  * the points where those 32 bits wrap and carries into the upper 96 bits
  * itself, and it turns partial first and last blocks into whole-block
- * kernel calls. Short messages and the last partial block go through a
- * small stack buffer so that a packet costs one kernel call.
+ * kernel calls (see ctr_run); the unused keystream of a partial last block
+ * is kept in the context for the next streaming call.
  */
 #include "internal.h"
 
-/* Blocks handled through the stack buffer at the end of a run. */
-#define TAIL_BLOCKS 8
 
 /* ctr += n (128-bit big-endian). */
 static void ctr_add(uint8_t ctr[16], uint64_t n)
@@ -39,10 +37,22 @@ static void ctr_blocks(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
     }
 }
 
+/* A message of fewer whole blocks than this with a partial last block
+ * goes through a stack buffer as one kernel call. */
+#define SHORT_BLOCKS 8
+
 /*
  * len bytes from counter ctr; ctr is advanced past every block touched.
- * When len % 16 != 0 the keystream of the last (partial) block is left in
- * ks. Returns len % 16.
+ * When len % 16 != 0, bytes len % 16 .. 15 of ks receive the unused
+ * keystream of the last block (for the next streaming call). Returns
+ * len % 16.
+ *
+ * Short messages: one kernel call makes the keystream of every block from
+ * a constant zero buffer, then one XOR pass. (Cheaper than a second kernel
+ * call, whose counter load would wait on the counter stores of the first;
+ * and the kernel never reads memory just written by narrower stores, which
+ * would stall store-to-load forwarding.) Long ones: whole blocks straight
+ * from in to out, then one keystream block for the partial tail.
  */
 static size_t ctr_run(const rijn_aes_key *k, uint8_t ctr[16], uint8_t *out,
                       const uint8_t *in, size_t len, uint8_t ks[16])
@@ -53,23 +63,20 @@ static size_t ctr_run(const rijn_aes_key *k, uint8_t ctr[16], uint8_t *out,
         ctr_blocks(k, out, in, nb, ctr);
         return 0;
     }
-    /* Direct blocks first, then at most TAIL_BLOCKS through the buffer. */
-    size_t head = nb >= TAIL_BLOCKS ? nb - (TAIL_BLOCKS - 1) : 0;
-    ctr_blocks(k, out, in, head, ctr);
-    out += 16 * head;
-    in += 16 * head;
-
-    RIJN_ALIGN(64) uint8_t buf[16 * TAIL_BLOCKS];
-    size_t rest = len - 16 * head, nrest = (rest + 15) / 16;
-    memcpy(buf, in, rest);
-    memset(buf + rest, 0, 16 * nrest - rest);
-    ctr_blocks(k, buf, buf, nrest, ctr);
-
-    uint8_t *last = buf + 16 * (nrest - 1);
-    rijn_xor_bytes(ks, last, in + 16 * (nrest - 1), tail);
-    memcpy(ks + tail, last + tail, 16 - tail);
-    memcpy(out, buf, rest);
-    rijn_burn(buf, 16 * nrest);
+    if (nb < SHORT_BLOCKS) {
+        static const uint8_t zero[16 * SHORT_BLOCKS];
+        RIJN_ALIGN(64) uint8_t buf[16 * SHORT_BLOCKS];
+        size_t padded = 16 * (nb + 1);
+        ctr_blocks(k, buf, zero, nb + 1, ctr);
+        rijn_xor_bytes(out, in, buf, len);
+        memcpy(ks, buf + 16 * nb, 16);
+        rijn_burn(buf, padded);
+        return tail;
+    }
+    ctr_blocks(k, out, in, nb, ctr);
+    memset(ks, 0, 16);
+    ctr_blocks(k, ks, ks, 1, ctr);
+    rijn_xor_bytes(out + 16 * nb, in + 16 * nb, ks, tail);
     return tail;
 }
 
