@@ -75,6 +75,10 @@ typedef struct cell {
     unsigned char *in, *out;
     size_t len;         /* bytes per message (M_ONESHOT/STREAM/PACKET) */
     unsigned char iv[16];
+    /* Distinct nonces for packet measures, made before timing: writing a
+     * byte of an IV right before it is read as 16 bytes would time a
+     * store-forwarding stall, not the library. */
+    unsigned char ivs[256][16];
     unsigned char keys[2][32];
     size_t counter;
 } cell;
