@@ -85,6 +85,13 @@ typedef struct rijn_aes_impl {
                   size_t nblocks, const uint8_t ctr[16]);
 } rijn_aes_impl;
 
+#if defined(__x86_64__)
+/* The AES-NI key schedule (standard round keys, 16 bytes each, in k->rk),
+ * shared by the aesni, vaes-avx2 and vaes-avx512 backends. Needs AES-NI and
+ * SSSE3, which every CPU with VAES has. */
+void rijn_aesni_setkey(rijn_aes_key *k, const uint8_t *key, size_t key_len);
+#endif
+
 /* Look up a backend by name; NULL if not compiled in. */
 const rijn_aes_impl *rijn_impl_find(const char *name);
 /* 1 if the current CPU features (after the mask) satisfy impl->needs. */

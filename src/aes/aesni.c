@@ -174,7 +174,9 @@ AESNI_INLINE void ks_expand256(uint8_t *rk, const uint8_t *key)
     }
 }
 
-AESNI_FN static void aesni_setkey(rijn_aes_key *k, const uint8_t *key, size_t key_len)
+/* Also the key schedule of vaes-avx2 and vaes-avx512 (see internal.h). */
+AESNI_FN void rijn_aesni_setkey(rijn_aes_key *k, const uint8_t *key,
+                                size_t key_len)
 {
     uint8_t *rk = (uint8_t *)k->rk;
 
@@ -371,7 +373,7 @@ const rijn_aes_impl rijn_aes_aesni = {
     .needs = RIJN_CPU_AESNI | RIJN_CPU_SSSE3,
     .constant_time = 1,
     .rank = 20,
-    .setkey = aesni_setkey,
+    .setkey = rijn_aesni_setkey,
     .ecb = aesni_ecb,
     .ctr32 = aesni_ctr32,
 };

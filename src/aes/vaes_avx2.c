@@ -54,134 +54,10 @@
  */
 
 /* ------------------------------------------------------------------------
- * Key schedule (FIPS-197 5.2), latency-bound: every round key depends on
- * the one before. Words are 32-bit lanes, w0 in lane 0. Each step is
- * written as new = AESENCLAST(PSHUFB(old), K): with RotWord(w3) in all four
- * columns, ShiftRows is a no-op and the result is SubWord(RotWord(w3)) XOR K
- * in every word, so K = prefix(old) ^ rcon gives the next round key with
- * the AES unit as the only step on the critical path (plus one PSHUFB).
+ * Key schedule: the standard round keys of aesni.c (rijn_aesni_setkey,
+ * AESENCLAST-based, 16 bytes per round key in k->rk), broadcast to every
+ * lane when loaded.
  * --------------------------------------------------------------------- */
-
-/* [w0, w0^w1, w0^w1^w2, w0^w1^w2^w3], as a tree (three shifts at once) */
-V2_INLINE __m128i ks_prefix(__m128i x)
-{
-    return _mm_xor_si128(_mm_xor_si128(x, _mm_slli_si128(x, 4)),
-                         _mm_xor_si128(_mm_slli_si128(x, 8), _mm_slli_si128(x, 12)));
-}
-
-/* PSHUFB patterns: RotWord(w3) / w3 / RotWord(w1) in all four columns */
-#define KS_ROT3 _mm_set_epi8(12, 15, 14, 13, 12, 15, 14, 13, \
-                             12, 15, 14, 13, 12, 15, 14, 13)
-#define KS_BC3  _mm_set_epi8(15, 14, 13, 12, 15, 14, 13, 12, \
-                             15, 14, 13, 12, 15, 14, 13, 12)
-#define KS_ROT1 _mm_set_epi8(4, 7, 6, 5, 4, 7, 6, 5, 4, 7, 6, 5, 4, 7, 6, 5)
-/*
- * RotWord(w3) placed so that after ShiftRows it lands in columns 0 and 2,
- * zero bytes (SubBytes(0) = 0x63) everywhere else; see ks_expand128.
- */
-#define KS_ROT3_02 _mm_set_epi8(12, -128, 14, -128, -128, 15, -128, 13, \
-                                12, -128, 14, -128, -128, 15, -128, 13)
-
-static const uint8_t ks_rcon[10] = {
-    0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36
-};
-
-/* [r0 ^ r1, 0x63636363 ^ r1, r0 ^ r1, 0x63636363 ^ r1] for consecutive rcon */
-#define KS_C(r0, r1) { (r0) ^ (r1), 0x63636363u ^ (r1), (r0) ^ (r1), 0x63636363u ^ (r1) }
-static const uint32_t ks_c128[9][4] = {
-    KS_C(0x01, 0x02), KS_C(0x02, 0x04), KS_C(0x04, 0x08),
-    KS_C(0x08, 0x10), KS_C(0x10, 0x20), KS_C(0x20, 0x40),
-    KS_C(0x40, 0x80), KS_C(0x80, 0x1b), KS_C(0x1b, 0x36)
-};
-
-/*
- * AES-128. w[i+1] = AESENCLAST(PSHUFB(w[i], ROT3), K[i]) with
- * K[i] = prefix(w[i]) ^ rc[i]. Computing K[i] from w[i] would put the
- * prefix (three XOR levels) on the critical path, so K[i+1] is computed
- * from w[i] instead, in parallel with w[i+1]: since prefix(prefix(x)) =
- * x ^ (x << 64) and prefix([g, g, g, g]) = [g, 0, g, 0],
- *   K[i+1] = w[i] ^ (w[i] << 64) ^ [g, 0, g, 0] ^ rc[i+1],
- * g = SubWord(RotWord(w[i].3)) ^ rc[i]; a second AESENCLAST with the input
- * in columns 0 and 2 only (zero bytes give 0x63 elsewhere) produces it.
- * One AESENCLAST + one PSHUFB per round key on the critical path.
- */
-V2_INLINE void ks_expand128(uint8_t *rk, const uint8_t *key)
-{
-    __m128i w = _mm_loadu_si128((const __m128i *)(const void *)key);
-    __m128i kk = _mm_xor_si128(ks_prefix(w), _mm_set1_epi32(ks_rcon[0]));
-    size_t i;
-
-    _mm_store_si128((__m128i *)(void *)rk, w);
-    for (i = 0; i < 10; i++) {
-        const __m128i wn = _mm_aesenclast_si128(_mm_shuffle_epi8(w, KS_ROT3), kk);
-        if (i < 9) {
-            const __m128i c = _mm_loadu_si128((const __m128i *)(const void *)ks_c128[i]);
-            kk = _mm_aesenclast_si128(
-                _mm_shuffle_epi8(w, KS_ROT3_02),
-                _mm_xor_si128(_mm_xor_si128(w, _mm_slli_si128(w, 8)), c));
-        }
-        w = wn;
-        _mm_store_si128((__m128i *)(void *)(rk + 16 * (i + 1)), w);
-    }
-}
-
-/* AES-192: w[0..3] in a, w[4..5] in the low half of b (16 + 8 bytes read). */
-V2_INLINE void ks_expand192(uint8_t *rk, const uint8_t *key)
-{
-    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)key);
-    __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(key + 16));
-    size_t i;
-
-    _mm_store_si128((__m128i *)(void *)rk, a);
-    _mm_storel_epi64((__m128i *)(void *)(rk + 16), b);
-    for (i = 0; i < 8; i++) {
-        /* Six new words per step: 24 bytes at rk + 24 * (i + 1). */
-        a = _mm_aesenclast_si128(_mm_shuffle_epi8(b, KS_ROT1),
-                                 _mm_xor_si128(ks_prefix(a), _mm_set1_epi32(ks_rcon[i])));
-        /* only words 0 and 1 of b are used: a two-word prefix */
-        b = _mm_xor_si128(_mm_xor_si128(b, _mm_slli_si128(b, 4)),
-                          _mm_shuffle_epi32(a, 0xff));
-        _mm_storeu_si128((__m128i *)(void *)(rk + 24 * (i + 1)), a);
-        if (i < 7) /* 52 words: the last step needs only four */
-            _mm_storel_epi64((__m128i *)(void *)(rk + 24 * (i + 1) + 16), b);
-    }
-}
-
-/*
- * AES-256: a' = AESENCLAST(PSHUFB(b, ROT3), prefix(a) ^ rc) and
- * b' = AESENCLAST(PSHUFB(a', BC3), prefix(b)); the prefixes come from keys
- * computed one step earlier, so they are off the critical path.
- */
-V2_INLINE void ks_expand256(uint8_t *rk, const uint8_t *key)
-{
-    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)key);
-    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(key + 16));
-    size_t i;
-
-    _mm_store_si128((__m128i *)(void *)rk, a);
-    _mm_store_si128((__m128i *)(void *)(rk + 16), b);
-    for (i = 0; i < 7; i++) {
-        a = _mm_aesenclast_si128(_mm_shuffle_epi8(b, KS_ROT3),
-                                 _mm_xor_si128(ks_prefix(a), _mm_set1_epi32(ks_rcon[i])));
-        _mm_store_si128((__m128i *)(void *)(rk + 32 * (i + 1)), a);
-        if (i == 6)
-            break;
-        b = _mm_aesenclast_si128(_mm_shuffle_epi8(a, KS_BC3), ks_prefix(b));
-        _mm_store_si128((__m128i *)(void *)(rk + 32 * (i + 1) + 16), b);
-    }
-}
-
-V2_FN static void v2_setkey(rijn_aes_key *k, const uint8_t *key, size_t key_len)
-{
-    uint8_t *rk = (uint8_t *)k->rk;
-
-    if (key_len == 16)
-        ks_expand128(rk, key);
-    else if (key_len == 24)
-        ks_expand192(rk, key);
-    else
-        ks_expand256(rk, key);
-}
 
 /* ------------------------------------------------------------------------
  * Block encryption on YMM (two blocks per register)
@@ -404,7 +280,7 @@ const rijn_aes_impl rijn_aes_vaes_avx2 = {
     .needs = RIJN_CPU_AESNI | RIJN_CPU_AVX | RIJN_CPU_AVX2 | RIJN_CPU_VAES,
     .constant_time = 1,
     .rank = 30,
-    .setkey = v2_setkey,
+    .setkey = rijn_aesni_setkey,
     .ecb = v2_ecb,
     .ctr32 = v2_ctr32,
 };
