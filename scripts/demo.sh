@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: build rijn, encrypt a sample file with the fastest backend
 # (checked against openssl enc when it is installed), then print the
-# benchmark table against OpenSSL. Extra arguments go to `rijn speed`.
+# benchmark table against OpenSSL. Arguments go to `rijn speed` (default:
+# --quick; give e.g. --cpu-time for the full run).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${RIJN_BUILD_DIR:-$root/build}
@@ -34,5 +35,6 @@ echo
 echo "== rijn impl"
 "$rijn" impl
 echo
+[ $# -gt 0 ] || set -- --quick
 echo "== rijn speed $*"
 "$rijn" speed "$@"
