@@ -15,8 +15,13 @@ extern const rijn_aes_impl rijn_aes_aesni;
 extern const rijn_aes_impl rijn_aes_vaes_avx2;
 extern const rijn_aes_impl rijn_aes_vaes_avx512;
 #endif
+#if defined(__powerpc64__)
+extern const rijn_aes_impl rijn_aes_ppc8;
+#endif
 #if defined(__powerpc__) || defined(__powerpc64__)
 extern const rijn_aes_impl rijn_aes_altivec_bs;
+extern const rijn_aes_impl rijn_aes_altivec_vperm;
+extern const rijn_aes_impl rijn_aes_altivec_vperm_otf;
 #endif
 
 /* Every backend compiled for this architecture; order is only for display
@@ -27,8 +32,13 @@ static const rijn_aes_impl *const registry[] = {
     &rijn_aes_vaes_avx2,
     &rijn_aes_aesni,
 #endif
+#if defined(__powerpc64__)
+    &rijn_aes_ppc8,
+#endif
 #if defined(__powerpc__) || defined(__powerpc64__)
     &rijn_aes_altivec_bs,
+    &rijn_aes_altivec_vperm,
+    &rijn_aes_altivec_vperm_otf,
 #endif
     &rijn_aes_ct64,
     &rijn_aes_ref,
