@@ -139,8 +139,7 @@ RIJN_API void rijn_aes_ctr_key(const rijn_aes_key *k, unsigned char *out,
  */
 typedef struct rijn_aes_ctr_ctx {
     rijn_aes_key key;
-    unsigned char iv[16];   /* counter block of stream offset 0 */
-    unsigned char ctr[16];  /* counter block of the next whole block */
+    unsigned char ctr[16];  /* counter block of the next block to make */
     unsigned char ks[16];   /* keystream of the current partial block */
     unsigned ks_used;       /* bytes of ks consumed; 16 when none are left */
     uint64_t offset;        /* current stream offset in bytes */

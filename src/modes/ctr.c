@@ -21,6 +21,15 @@ static void ctr_add(uint8_t ctr[16], uint64_t n)
     rijn_store64_be(ctr + 8, sum);
 }
 
+/* ctr -= n (128-bit big-endian). */
+static void ctr_sub(uint8_t ctr[16], uint64_t n)
+{
+    uint64_t lo = rijn_load64_be(ctr + 8), hi = rijn_load64_be(ctr);
+    hi -= lo < n;
+    rijn_store64_be(ctr, hi);
+    rijn_store64_be(ctr + 8, lo - n);
+}
+
 /* Whole blocks from counter ctr, which is advanced past them. */
 static void ctr_blocks(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
                        size_t nblocks, uint8_t ctr[16])
@@ -66,11 +75,14 @@ static size_t ctr_run(const rijn_aes_key *k, uint8_t ctr[16], uint8_t *out,
     if (nb < SHORT_BLOCKS) {
         static const uint8_t zero[16 * SHORT_BLOCKS];
         RIJN_ALIGN(64) uint8_t buf[16 * SHORT_BLOCKS];
-        size_t padded = 16 * (nb + 1);
         ctr_blocks(k, buf, zero, nb + 1, ctr);
         rijn_xor_bytes(out, in, buf, len);
         memcpy(ks, buf + 16 * nb, 16);
-        rijn_burn(buf, padded);
+        /* The rest of buf is keystream already used, i.e. in XOR out,
+         * which the caller holds anyway; wiping the whole buffer cost a
+         * quarter of a 40-byte packet (store-forwarding stalls on the
+         * next call). The unused keystream of the last block is wiped. */
+        rijn_burn(buf + 16 * nb, 16);
         return tail;
     }
     ctr_blocks(k, out, in, nb, ctr);
@@ -125,17 +137,21 @@ int rijn_aes_ctr_init(rijn_aes_ctr_ctx *c, const unsigned char *key,
 /* see rijn.h */
 void rijn_aes_ctr_setiv(rijn_aes_ctr_ctx *c, const unsigned char iv[16])
 {
-    memcpy(c->iv, iv, 16);
     memcpy(c->ctr, iv, 16);
     c->ks_used = 16;
     c->offset = 0;
 }
 
+/*
+ * The IV is not stored: it is derived. ctr is the counter block of the
+ * next block to make, so it is IV + offset/16, plus one while a partial
+ * block's keystream is pending (ks_used < 16, offset % 16 == ks_used).
+ */
 /* see rijn.h */
 void rijn_aes_ctr_seek(rijn_aes_ctr_ctx *c, uint64_t offset)
 {
     static const uint8_t zero[16];
-    memcpy(c->ctr, c->iv, 16);
+    ctr_sub(c->ctr, c->offset / 16 + (c->ks_used < 16));
     ctr_add(c->ctr, offset / 16);
     c->offset = offset;
     c->ks_used = 16;
