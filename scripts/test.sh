@@ -7,7 +7,7 @@
 #   5. cross builds run under qemu-user: ppc (G4), ppc64 (G5), ppc64 on POWER8,
 #      ppc64le (POWER8), aarch64
 # Set RIJN_TEST_SKIP_CROSS=1 to skip step 5 (e.g. without qemu).
-# The last line sums every ctest run: "tests: N passed, M failed".
+# The last line sums every ctest run: "tests: N passed, M failed, K skipped".
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,6 +21,7 @@ export RIJN_TEST_REQUIRE_ALL=1
 
 passed=0
 failed=0
+skipped=0
 broken=()
 
 note() { printf '\n=== %s ===\n' "$*"; }
@@ -35,8 +36,10 @@ count() { # label log status
   fi
   n_fail=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$line")
   n_all=$(sed -E 's/.* failed out of ([0-9]+).*/\1/' <<<"$line")
-  passed=$((passed + n_all - n_fail))
+  n_skip=$(grep -c -- '\*\*\*Skipped' "$2")
+  passed=$((passed + n_all - n_fail - n_skip))
   failed=$((failed + n_fail))
+  skipped=$((skipped + n_skip))
   [ "$n_fail" -eq 0 ] && [ "$3" -eq 0 ] || broken+=("$1")
 }
 
@@ -97,5 +100,5 @@ fi
 
 note "summary ($(( $(date +%s) - start )) s)"
 for b in "${broken[@]}"; do echo "FAILED: $b"; done
-echo "tests: $passed passed, $failed failed"
+echo "tests: $passed passed, $failed failed, $skipped skipped"
 [ ${#broken[@]} -eq 0 ] && [ "$failed" -eq 0 ]
