@@ -17,7 +17,7 @@
  * vsel, vsrab and vaddubm take the same time whatever the data.
  *
  * Hamburg's vector-permute AES (S-box by GF(2^4) inversion with 4-bit
- * vperm lookups) was not implemented: a tower-field inversion with log/exp
+ * vperm lookups) was not chosen: a tower-field inversion with log/exp
  * vperm tables, counted on paper with standard-basis round keys, came to
  * about 36 instructions per round against 30 here, and the tighter
  * formulations change the basis of every round key, which the on-the-fly
