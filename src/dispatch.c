@@ -79,14 +79,14 @@ static const rijn_aes_impl *best_runnable(void)
  * an unknown or unrunnable backend, so key setup fails loudly rather than
  * silently running something else), otherwise the best runnable one.
  */
-static const rijn_aes_impl *default_impl(void)
+static _Atomic(const rijn_aes_impl *) default_cached;
+static atomic_int default_ready;
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static const rijn_aes_impl *default_impl_init(void)
 {
-    static _Atomic(const rijn_aes_impl *) cached;
-    static atomic_int ready;
-
-    if (atomic_load_explicit(&ready, memory_order_acquire))
-        return atomic_load_explicit(&cached, memory_order_relaxed);
-
     const char *forced = getenv("RIJN_IMPL");
     const rijn_aes_impl *pick;
     if (forced != NULL && *forced != '\0') {
@@ -96,9 +96,17 @@ static const rijn_aes_impl *default_impl(void)
     } else {
         pick = best_runnable();
     }
-    atomic_store_explicit(&cached, pick, memory_order_relaxed);
-    atomic_store_explicit(&ready, 1, memory_order_release);
+    atomic_store_explicit(&default_cached, pick, memory_order_relaxed);
+    atomic_store_explicit(&default_ready, 1, memory_order_release);
     return pick;
+}
+
+/* the fast path, inlined into the callers */
+static inline const rijn_aes_impl *default_impl(void)
+{
+    if (atomic_load_explicit(&default_ready, memory_order_acquire))
+        return atomic_load_explicit(&default_cached, memory_order_relaxed);
+    return default_impl_init();
 }
 
 static int setkey_with(rijn_aes_key *k, const unsigned char *key,

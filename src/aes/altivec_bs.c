@@ -38,7 +38,8 @@
  * blocks, and the tail of a long run, take this path and cost only per
  * block (about 37 instructions a round). The key schedules (128, 192,
  * 256) run the FIPS-197 expansion in one or two vector registers with
- * that S-box, 16 SubWords at once.
+ * the same tables, read for one word (ks_sub: 8 vec_perm, word merges and
+ * one vec_perm instead of the vec_sel tree), fully unrolled.
  *
  * CTR. Round key 0 and counter bytes 0..11 are spread into planes once per
  * call; the eight 32-bit counters live in four byte positions of the
@@ -438,68 +439,186 @@ AB_INLINE void xor_out(uint8_t *out, const uint8_t *in, const v8 *v, v8 last,
  * Key schedule
  * --------------------------------------------------------------------- */
 
-/* AES-128: the whole expansion in one register. */
-static void setkey128(unsigned char *rk, const uint8_t *key)
-{
-    const v8 zero = vec_splat_u8(0), fix2 = perm_fix[2], c = c63;
-    RIJN_ALIGN(16) uint8_t buf[16];
-    sbox_regs s;
-    v8 v, t;
-    int i;
+/*
+ * SubWord for the key schedules: x holds one word in all four columns
+ * (byte 4g+j = x_j), the result is S(x_j) ^ 0x63 in every column. Only
+ * 4 distinct lookups are needed, so instead of the 7 vec_sel of sub_bytes
+ * (and the 5 operations for their masks), the 8 32-entry lookups (every
+ * column of each the same) are merged word-wise, lookup g (or 4+g) into
+ * column g, and one vec_perm picks column x_j >> 5 for every byte:
+ * 17 operations, no mask registers.
+ */
+static const v8 ks_row = /* byte index within the column */
+    {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3};
+/* Rcon 0x01 and 0x1b in row 0 of every column (the others double) */
+static const v8 ks_rc1 = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+static const v8 ks_rc9 =
+    {0x1b, 0, 0, 0, 0x1b, 0, 0, 0, 0x1b, 0, 0, 0, 0x1b, 0, 0, 0};
 
-    sbox_load(&s);
+typedef __vector unsigned int v32;
+
+/* column g of the result: column 0 of a, b, a, b */
+#define KS_MERGE(a, b) ((v8)vec_mergeh((v32)(a), (v32)(b)))
+
+/* words shifted up by n columns, zeros shifted in (vec_sld works on the
+ * register, not on element order) */
+#if defined(__LITTLE_ENDIAN__)
+#define KS_UP(v, z, n) vec_sld((v), (z), 4 * (n))
+#else
+#define KS_UP(v, z, n) vec_sld((z), (v), 16 - 4 * (n))
+#endif
+
+/* Keeps a value computed in a register (no constant-pool load for each
+ * doubled Rcon). */
+#if defined(__GNUC__)
+#define KS_OPAQUE(v) __asm__("" : "+v"(v))
+#define KS_OPAQUE_PTR(p) __asm__("" : "+r"(p))
+#else
+#define KS_OPAQUE(v) ((void)0)
+#define KS_OPAQUE_PTR(p) ((void)0)
+#endif
+
+typedef struct {
+    sbox_regs s;
+    v8 row;
+} ks_regs;
+
+AB_INLINE void ks_load(ks_regs *r)
+{
+    sbox_load(&r->s);
+    r->row = ks_row;
+}
+
+AB_INLINE v8 ks_sub(const ks_regs *r, v8 x)
+{
+    const v8 *t = r->s.t;
+    v8 m0, m1, idx;
+
+    m0 = KS_MERGE(KS_MERGE(vec_perm(t[0], t[1], x), vec_perm(t[4], t[5], x)),
+                  KS_MERGE(vec_perm(t[2], t[3], x), vec_perm(t[6], t[7], x)));
+    m1 = KS_MERGE(
+        KS_MERGE(vec_perm(t[8], t[9], x), vec_perm(t[12], t[13], x)),
+        KS_MERGE(vec_perm(t[10], t[11], x), vec_perm(t[14], t[15], x)));
+    /* 4 * (x_j >> 5) + j: bits 2..4 from x >> 3, bits 0..1 from row */
+    idx = vec_sel(r->row, vec_sr(x, vec_splat_u8(3)), (v8)vec_splat_s8(-4));
+    return vec_perm(m0, m1, idx);
+}
+
+/* w_j ^= w_{j-1} ^ ... ^ w_0 in the four columns */
+AB_INLINE v8 ks_prefix(v8 v)
+{
+    const v8 zero = vec_splat_u8(0);
+
+    v ^= KS_UP(v, zero, 1);
+    return v ^ KS_UP(v, zero, 2);
+}
+
+/* Store round key i (stored form t: 0x63 folded in) in both layouts. */
+AB_INLINE void ks_store(unsigned char *rk, v8 t, unsigned i, unsigned k0)
+{
+    vec_st(t, (int)(PK_OFF + 16 * i), rk);
+    if (((k0 + i) & 3) != 0)
+        vec_st(vec_perm(t, t, perm_fix[(k0 + i) & 3]), (int)(16 * i), rk);
+    else
+        vec_st(t, (int)(16 * i), rk);
+}
+
+/* One AES-128 round: v = round key i-1 (true bytes), rc = Rcon i in row
+ * 0; stores round key i in both layouts at *rk (advanced to the next key:
+ * one address update for the two stores) and returns it (true bytes). */
+AB_INLINE v8 ks128_round(unsigned char **rk, const ks_regs *r, v8 v, v8 rc,
+                         v8 rotb, v8 c, unsigned i)
+{
+    v8 t = ks_sub(r, vec_perm(v, v, rotb));
+    unsigned char *p = *rk + 16;
+
+    KS_OPAQUE_PTR(p);
+    t ^= ks_prefix(v) ^ rc; /* round key i ^ 0x63: the stored form */
+    ks_store(p, t, 0, (2 + i) & 3);
+    *rk = p;
+    return t ^ c;
+}
+
+/* AES-128: the whole expansion in one register. */
+__attribute__((noinline)) static void setkey128(unsigned char *rk,
+                                                const uint8_t *key)
+{
+    const v8 c = c63, rotb = perm_rotb;
+    RIJN_ALIGN(16) uint8_t buf[16];
+    ks_regs r;
+    v8 v, rc;
+    unsigned i;
+
+    ks_load(&r);
     memcpy(buf, key, 16);
     v = vec_ld(0, buf);
     rijn_burn(buf, sizeof buf);
-    vec_st(vec_perm(v, v, fix2), 0, rk);
-    vec_st(v, PK_OFF, rk);
-    for (i = 1; i <= 10; i++) {
-        t = sub_bytes(&s, vec_perm(v, v, perm_rotb)) ^ rcon_tab[i - 1];
-        v ^= vec_perm(v, zero, perm_sh1);
-        v ^= vec_perm(v, zero, perm_sh2);
-        v ^= t;
-        t = v ^ c;
-        vec_st(t, PK_OFF + 16 * i, rk);
-        vec_st(vec_perm(t, t, perm_fix[(2 + i) & 3]), 16 * i, rk);
+    ks_store(rk, v, 0, 2);
+    rc = ks_rc1;
+    AB_UNROLL
+    for (i = 1; i <= 8; i++) {
+        v = ks128_round(&rk, &r, v, rc, rotb, c, i);
+        rc = vec_add(rc, rc);
+        KS_OPAQUE(rc);
     }
+    rc = ks_rc9;
+    v = ks128_round(&rk, &r, v, rc, rotb, c, 9);
+    rc = vec_add(rc, rc);
+    (void)ks128_round(&rk, &r, v, rc, rotb, c, 10);
+}
+
+/* AES-256, rounds i (even) and i+1: a, b = round keys i-2, i-1 (true
+ * bytes); stores round keys i and i+1 at *rk + 16, *rk + 32. */
+AB_INLINE void ks256_pair(unsigned char **rk, const ks_regs *r, v8 *a, v8 *b,
+                          v8 rc, v8 rotb, v8 bc3, v8 c, unsigned i, int last)
+{
+    unsigned char *p = *rk + 16;
+    v8 t;
+
+    KS_OPAQUE_PTR(p);
+    /* SubWord(RotWord(w[i-1])) ^ Rcon */
+    t = ks_sub(r, vec_perm(*b, *b, rotb)) ^ ks_prefix(*a) ^ rc;
+    ks_store(p, t, 0, (2 + i) & 3);
+    *a = t ^ c;
+    if (last) {
+        *rk = p;
+        return;
+    }
+    p += 16;
+    KS_OPAQUE_PTR(p);
+    /* SubWord(w[i-1]) */
+    t = ks_sub(r, vec_perm(*a, *a, bc3)) ^ ks_prefix(*b);
+    ks_store(p, t, 0, (3 + i) & 3);
+    *b = t ^ c;
+    *rk = p;
 }
 
 /* AES-256: the expansion in two registers (round keys 2i and 2i+1). */
-static void setkey256(unsigned char *rk, const uint8_t *key)
+__attribute__((noinline)) static void setkey256(unsigned char *rk,
+                                                const uint8_t *key)
 {
-    const v8 zero = vec_splat_u8(0), fix2 = perm_fix[2], c = c63;
+    const v8 c = c63, rotb = perm_rotb, bc3 = perm_bc3;
     RIJN_ALIGN(16) uint8_t buf[32];
-    sbox_regs s;
-    v8 a, b, t;
-    int i;
+    ks_regs r;
+    v8 a, b, rc;
+    unsigned i;
 
-    sbox_load(&s);
+    ks_load(&r);
     memcpy(buf, key, 32);
     a = vec_ld(0, buf);
     b = vec_ld(16, buf);
     rijn_burn(buf, sizeof buf);
-    vec_st(vec_perm(a, a, fix2), 0, rk);
-    vec_st(a, PK_OFF, rk);
-    t = b ^ c;
-    vec_st(t, PK_OFF + 16, rk);
-    vec_st(vec_perm(t, t, perm_fix[3]), 16, rk);
-    for (i = 2; i <= 14; i++) {
-        if ((i & 1) == 0) { /* SubWord(RotWord(w[i-1])) ^ Rcon */
-            t = sub_bytes(&s, vec_perm(b, b, perm_rotb)) ^ rcon_tab[i / 2 - 1];
-            a ^= vec_perm(a, zero, perm_sh1);
-            a ^= vec_perm(a, zero, perm_sh2);
-            a ^= t;
-            t = a ^ c;
-        } else { /* SubWord(w[i-1]) */
-            t = sub_bytes(&s, vec_perm(a, a, perm_bc3)) ^ c;
-            b ^= vec_perm(b, zero, perm_sh1);
-            b ^= vec_perm(b, zero, perm_sh2);
-            b ^= t;
-            t = b ^ c;
-        }
-        vec_st(t, PK_OFF + 16 * i, rk);
-        vec_st(vec_perm(t, t, perm_fix[(2 + i) & 3]), 16 * i, rk);
+    ks_store(rk, a, 0, 2);
+    rk += 16;
+    ks_store(rk, b ^ c, 0, 3);
+    rc = ks_rc1;
+    AB_UNROLL
+    for (i = 2; i <= 12; i += 2) {
+        ks256_pair(&rk, &r, &a, &b, rc, rotb, bc3, c, i, 0);
+        rc = vec_add(rc, rc);
+        KS_OPAQUE(rc);
     }
+    ks256_pair(&rk, &r, &a, &b, rc, rotb, bc3, c, 14, 1);
 }
 
 /* Store round key i (0x63 folded in for i > 0) in both layouts. */
@@ -516,28 +635,27 @@ AB_INLINE void store_key(unsigned char *rk, v8 v, unsigned i, unsigned k0)
  * low half of b. Round keys 3m, 3m+1, 3m+2 are a_2m, (low b_2m, low
  * a_2m+1) and (high a_2m+1, low b_2m+1).
  */
-static void setkey192(unsigned char *rk, const uint8_t *key)
+__attribute__((noinline)) static void setkey192(unsigned char *rk,
+                                                const uint8_t *key)
 {
     const v8 zero = vec_splat_u8(0);
     RIJN_ALIGN(16) uint8_t buf[32];
-    sbox_regs s;
+    ks_regs r;
     v8 a, b, an, bn, t;
     unsigned step, i = 0;
 
-    sbox_load(&s);
+    ks_load(&r);
     memset(buf, 0, sizeof buf);
     memcpy(buf, key, 24);
     a = vec_ld(0, buf);
     b = vec_ld(16, buf);
     rijn_burn(buf, sizeof buf);
-    for (step = 0;; step++) {
-        if ((step & 1) == 0) {
+    AB_UNROLL
+    for (step = 0; step < 8; step++) {
+        if ((step & 1) == 0)
             store_key(rk, a, i, 0);
-            if (i == 12)
-                break;
-        }
         /* w[6s+6] = w[6s] ^ SubWord(RotWord(w[6s+5])) ^ Rcon, and chains */
-        t = sub_bytes(&s, vec_perm(b, b, perm_rotw1)) ^ rcon_tab[step];
+        t = ks_sub(&r, vec_perm(b, b, perm_rotw1)) ^ rcon_tab[step];
         an = a ^ vec_perm(a, zero, perm_sh1);
         an ^= vec_perm(an, zero, perm_sh2);
         an ^= t;
@@ -553,6 +671,7 @@ static void setkey192(unsigned char *rk, const uint8_t *key)
         a = an;
         b = bn;
     }
+    store_key(rk, a, 12, 0);
 }
 
 static void bs_setkey(rijn_aes_key *k, const uint8_t *key, size_t key_len)
