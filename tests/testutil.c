@@ -15,12 +15,31 @@ const char *tu_name(void)
     return g_name;
 }
 
+void tu_set_name(const char *name)
+{
+    snprintf(g_name, sizeof g_name, "%s", name);
+}
+
+void tu_require_available(const rijn_impl_info *info, const char *kind)
+{
+    const char *req = getenv("RIJN_TEST_REQUIRE_ALL");
+
+    if (info->available)
+        return;
+    printf("%s: UNAVAILABLE (needs %s)\n", g_name,
+           info->needs[0] ? info->needs : "-");
+    if (req != NULL && strcmp(req, "1") == 0) {
+        printf("%s: FAIL: RIJN_TEST_REQUIRE_ALL=1 and this %s "
+               "cannot be tested on this CPU\n", g_name, kind);
+        exit(1);
+    }
+    exit(TU_SKIP);
+}
+
 rijn_impl_info tu_begin(const char *suite, const char *backend)
 {
     rijn_impl_info info;
     size_t i, n = rijn_impl_count();
-    const char *req = getenv("RIJN_TEST_REQUIRE_ALL");
-    int require_all = req != NULL && strcmp(req, "1") == 0;
 
     snprintf(g_name, sizeof g_name, "%s.%s", suite, backend);
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -34,16 +53,7 @@ rijn_impl_info tu_begin(const char *suite, const char *backend)
                "(%zu backends)\n", g_name, backend, n);
         exit(1);
     }
-    if (!info.available) {
-        printf("%s: UNAVAILABLE (needs %s)\n", g_name,
-               info.needs[0] ? info.needs : "-");
-        if (require_all) {
-            printf("%s: FAIL: RIJN_TEST_REQUIRE_ALL=1 and this backend "
-                   "cannot be tested on this CPU\n", g_name);
-            exit(1);
-        }
-        exit(TU_SKIP);
-    }
+    tu_require_available(&info, "backend");
     return info;
 }
 

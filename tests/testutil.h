@@ -29,6 +29,14 @@
  */
 rijn_impl_info tu_begin(const char *suite, const char *backend);
 
+/* A backend or engine this CPU cannot run: print UNAVAILABLE and exit 77
+ * (skip), or 1 under RIJN_TEST_REQUIRE_ALL=1. Returns if it is available.
+ * `kind` names it in the message ("backend", "engine"). */
+void tu_require_available(const rijn_impl_info *info, const char *kind);
+
+/* Replace the "<suite>.<backend>" name used in messages. */
+void tu_set_name(const char *name);
+
 /* "<suite>.<backend>", for messages. */
 const char *tu_name(void);
 

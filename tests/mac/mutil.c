@@ -7,28 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char g_name[128] = "poly1305";
-static unsigned long g_pass, g_fail;
-
-const char *mt_name(void)
-{
-    return g_name;
-}
-
-void mt_rename(const char *name)
-{
-    snprintf(g_name, sizeof g_name, "%s", name);
-}
-
 rijn_impl_info mt_begin(const char *suite, const char *engine)
 {
     rijn_impl_info info;
     size_t i, n;
-    const char *req = getenv("RIJN_TEST_REQUIRE_ALL");
-    int require_all = req != NULL && strcmp(req, "1") == 0;
     const char *want;
+    char name[128];
 
-    snprintf(g_name, sizeof g_name, "%s.%s", suite, engine);
+    snprintf(name, sizeof name, "%s.%s", suite, engine);
+    tu_set_name(name);
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (strcmp(engine, "default") != 0)
         setenv("RIJN_POLY1305_IMPL", engine, 1);
@@ -44,72 +31,20 @@ rijn_impl_info mt_begin(const char *suite, const char *engine)
     }
     if (i == n) {
         printf("%s: FAIL: engine \"%s\" is not compiled into the library "
-               "(%zu engines)\n", g_name, engine, n);
+               "(%zu engines)\n", tu_name(), engine, n);
         exit(1);
     }
-    if (!info.available) {
-        printf("%s: UNAVAILABLE (needs %s)\n", g_name, info.needs);
-        if (require_all) {
-            printf("%s: FAIL: RIJN_TEST_REQUIRE_ALL=1 and this engine "
-                   "cannot be tested on this CPU\n", g_name);
-            exit(1);
-        }
-        exit(TU_SKIP);
-    }
+    tu_require_available(&info, "engine");
     if (rijn_poly1305_impl_default() == NULL ||
         strcmp(rijn_poly1305_impl_default(), info.name) != 0) {
-        printf("%s: FAIL: the library picked %s, not %s\n", g_name,
+        printf("%s: FAIL: the library picked %s, not %s\n", tu_name(),
                rijn_poly1305_impl_default() ? rijn_poly1305_impl_default()
                                             : "(none)", info.name);
         exit(1);
     }
-    printf("%s: engine %s (AES backend %s)\n", g_name, info.name,
+    printf("%s: engine %s (AES backend %s)\n", tu_name(), info.name,
            rijn_impl_default() ? rijn_impl_default() : "(none)");
     return info;
-}
-
-void mt_pass(void)
-{
-    g_pass++;
-}
-
-void mt_fail(const char *fmt, ...)
-{
-    va_list ap;
-
-    g_fail++;
-    if (g_fail > 30) {
-        if (g_fail == 31)
-            printf("%s: (further failures not printed)\n", g_name);
-        return;
-    }
-    printf("%s: FAIL: ", g_name);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    putchar('\n');
-}
-
-void mt_note(const char *fmt, ...)
-{
-    va_list ap;
-
-    printf("%s: ", g_name);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    putchar('\n');
-}
-
-unsigned long mt_failures(void)
-{
-    return g_fail;
-}
-
-int mt_end(void)
-{
-    printf("%s: %lu passed, %lu failed\n", g_name, g_pass, g_fail);
-    return g_fail ? 1 : 0;
 }
 
 int mt_eq(const uint8_t *got, const uint8_t *want, size_t n,
@@ -241,12 +176,12 @@ char *mt_read_file(const char *dir, const char *name)
     f = fopen(path, "rb");
     if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
         fseek(f, 0, SEEK_SET) != 0) {
-        printf("%s: FAIL: cannot read %s\n", g_name, path);
+        printf("%s: FAIL: cannot read %s\n", tu_name(), path);
         exit(1);
     }
     buf = malloc((size_t)size + 1);
     if (buf == NULL || fread(buf, 1, (size_t)size, f) != (size_t)size) {
-        printf("%s: FAIL: cannot read %s\n", g_name, path);
+        printf("%s: FAIL: cannot read %s\n", tu_name(), path);
         exit(1);
     }
     buf[size] = '\0';
@@ -259,7 +194,7 @@ static void rec_flush(const char *file, int line, int have_key, int have_in,
 {
     if (!have_key || !have_mac || (!have_in && !(have_rep && replen >= 0))) {
         printf("%s: FAIL: %s: incomplete record ending at line %d\n",
-               g_name, file, line);
+               tu_name(), file, line);
         exit(1);
     }
 }
@@ -307,7 +242,7 @@ size_t mt_poly_vectors(const char *dir, const char *file, mt_rec_fn fn,
             char *name = p, *val;
             eq = strstr(p, " = ");
             if (eq == NULL) {
-                printf("%s: FAIL: %s:%d: not 'Name = value'\n", g_name, file,
+                printf("%s: FAIL: %s:%d: not 'Name = value'\n", tu_name(), file,
                        line);
                 exit(1);
             }
@@ -332,7 +267,7 @@ size_t mt_poly_vectors(const char *dir, const char *file, mt_rec_fn fn,
                 } else {
                     long n = tu_unhex(msg, vl + 1, val);
                     if (n < 0) {
-                        printf("%s: FAIL: %s:%d: bad hex\n", g_name, file,
+                        printf("%s: FAIL: %s:%d: bad hex\n", tu_name(), file,
                                line);
                         exit(1);
                     }
@@ -344,7 +279,7 @@ size_t mt_poly_vectors(const char *dir, const char *file, mt_rec_fn fn,
             } else if (strcmp(name, "Length") == 0) {
                 replen = strtol(val, NULL, 10);
             } else {
-                printf("%s: FAIL: %s:%d: unknown attribute '%s'\n", g_name,
+                printf("%s: FAIL: %s:%d: unknown attribute '%s'\n", tu_name(),
                        file, line, name);
                 exit(1);
             }

@@ -21,15 +21,14 @@
  * engine not compiled in is an error. Returns the engine's info.
  */
 rijn_impl_info mt_begin(const char *suite, const char *engine);
-const char *mt_name(void);
-/* Replace the "<suite>.<engine>" name used in messages. */
-void mt_rename(const char *name);
-void mt_pass(void);
-void mt_fail(const char *fmt, ...) TU_PRINTF(1, 2);
-void mt_note(const char *fmt, ...) TU_PRINTF(1, 2);
-unsigned long mt_failures(void);
-/* Prints "<name>: N passed, M failed"; returns the exit status. */
-int mt_end(void);
+/* Reporting is testutil's (one name and one pass/fail count per process). */
+#define mt_name tu_name
+#define mt_rename tu_set_name
+#define mt_pass tu_pass
+#define mt_fail tu_fail
+#define mt_note tu_note
+#define mt_failures tu_failures
+#define mt_end tu_end
 /* Check equality; reports `what` on a mismatch. Returns 1 if equal. */
 int mt_eq(const uint8_t *got, const uint8_t *want, size_t n,
           const char *what);
