@@ -4,17 +4,18 @@
  *
  * Output: a regular (or new) file is written to a temporary file in the
  * same directory and renamed over the target only on success; it is
- * removed on any failure and on SIGINT/SIGTERM/SIGHUP (and SIGBUS, which a
- * mapped input file that is truncated under us raises). stdout and devices are
+ * removed on any failure and on SIGINT/SIGTERM/SIGHUP (and SIGBUS, raised
+ * when a mapped file shrinks under us: the input with RIJN_ENC_IO=mapin,
+ * or our temporary file if someone truncates it). stdout and devices are
  * written directly.
  *
  * Engines (all compute out = in XOR keystream, the keystream being
  * positioned with rijn_aes_ctr_seek() on a per-thread copy of the keyed
  * context, so any split of the data gives the same bytes):
  *   - file engine: regular input file -> our temporary regular file, no
- *     base64. The input is mapped; N threads encrypt contiguous ranges
- *     from the mapping into their own buffers and pwrite() them at their
- *     offsets (pread/pwrite if mapping fails).
+ *     base64. One thread pwrite()s chunks that the others read and encrypt
+ *     into a few buffers; while no buffer is free, the others encrypt
+ *     chunks straight into a mapping of the output (see file_engine).
  *   - stream engine: anything else without base64. The main thread reads
  *     into a ring of 1 MiB slots, worker threads encrypt slots, a writer
  *     thread writes them in order: reading, encrypting and writing overlap.
@@ -53,8 +54,8 @@ static void on_fatal_signal(int sig)
         unlink(tmp_path);
     if (sig == SIGBUS) {
         static const char msg[] =
-            "rijn: enc: the input changed (shrank) while it was being read; "
-            "nothing written\n";
+            "rijn: enc: a mapped file changed (shrank) while in use (the "
+            "input?); nothing written\n";
         (void)!write(STDERR_FILENO, msg, sizeof msg - 1);
         _exit(1);
     }
@@ -593,7 +594,6 @@ struct shared {
     pthread_cond_t cv;
     int failed;              /* an error was reported (message printed) */
     uint64_t done;           /* bytes finished (progress) */
-    int running;             /* threads still running (file engine) */
     struct progress *pg;     /* updated under mu by add_done, or NULL */
 };
 
@@ -641,16 +641,65 @@ static void add_done(struct shared *sh, size_t n)
 
 /* ---- file engine ---------------------------------------------------------- */
 
-struct file_job {
-    struct shared *sh;
-    const rijn_aes_ctr_ctx *ctx;
-    const unsigned char *in_map;   /* mapped: first data byte */
-    int in_fd, out_fd;
-    uint64_t in_start, out_start;  /* file offsets of data byte 0 */
-    uint64_t a, b;                 /* this thread's data range */
-    const char *in_name, *out_name;
-    long page;                     /* page size */
+/*
+ * Regular input file -> our temporary regular file, cut into FCHUNK pieces,
+ * each encrypted at its own keystream offset (so the split is free).
+ *
+ * pwrite() to one file is serialized by its inode lock (tmpfs, ext4, ...):
+ * however many threads encrypt, the writes go one at a time, and on tmpfs
+ * they cost more than reading and encrypting together. Writing through a
+ * shared mapping of the output is not serialized (a page fault takes no
+ * inode lock) but costs more CPU per byte (the page is zeroed before we
+ * fill it). So with two or more threads:
+ *   - the calling thread is the writer: it pwrite()s filled slots, lowest
+ *     offset first;
+ *   - the other threads (producers) fill free slots from the front of the
+ *     file (mapped or pread input, encrypted into the slot), and while no
+ *     slot is free they take chunks from the back of the file and encrypt
+ *     them straight into the mapped output. MADV_POPULATE_WRITE allocates
+ *     those pages first, so that a full file system is an error code and
+ *     not a SIGBUS; a chunk whose pages cannot be had is redone through
+ *     pwrite(), which reports the real error (ENOSPC, EFBIG, ...).
+ * The share each side takes adapts to their speeds: on this project's
+ * tmpfs test machine about 5/6 of a 400 MiB file goes through pwrite().
+ * One thread, RIJN_ENC_IO=mapin or pwrite, or an output that cannot be
+ * mapped: every chunk goes through pwrite().
+ */
+#define FCHUNK ((size_t)1 << 18)
+#define FSLOTS 16
+
+enum { FS_FREE, FS_BUSY, FS_FILLED };
+
+struct fslot {
+    unsigned char *buf;          /* FCHUNK bytes */
+    uint64_t chunk;
+    int state;
 };
+
+struct file_eng {
+    struct shared sh;            /* sh.mu guards front, back, producers,
+                                  * map_ok and the slot states */
+    const rijn_aes_ctr_ctx *ctx;
+    const unsigned char *in_map; /* data byte 0, or NULL: pread */
+    unsigned char *out_map;      /* data byte 0, or NULL */
+    int map_ok;                  /* producers may write through out_map */
+    int in_fd, out_fd;
+    uint64_t in_start, out_start, size;
+    const char *in_name, *out_name;
+    long page;
+    uint64_t front, back;        /* chunks [front, back) are not taken */
+    int producers;               /* producer threads still running */
+    int nslots;                  /* slots in use, <= FSLOTS */
+    uint64_t n_mapped, n_redone; /* chunks written through out_map, and
+                                  * redone with pwrite() (RIJN_ENC_STATS) */
+    struct fslot slot[FSLOTS];
+};
+
+static size_t fe_len(const struct file_eng *e, uint64_t c)
+{
+    uint64_t pos = c * FCHUNK;
+    return e->size - pos < FCHUNK ? (size_t)(e->size - pos) : FCHUNK;
+}
 
 /* Map a chunk of the input in one system call rather than one page fault
  * per 64 KiB (measurably faster on tmpfs; Linux 5.14+, else a no-op). */
@@ -668,166 +717,314 @@ static void populate(const unsigned char *p, size_t len, long page)
 #endif
 }
 
-static void *file_worker(void *arg)
+/* dst = chunk c of the input, encrypted. 0, or -1 (reported). */
+static int fe_fill(struct file_eng *e, rijn_aes_ctr_ctx *ctx,
+                   unsigned char *dst, uint64_t c)
 {
-    struct file_job *j = arg;
-    rijn_aes_ctr_ctx ctx = *j->ctx;
-    unsigned char *buf = NULL;
+    uint64_t pos = c * FCHUNK;
+    size_t len = fe_len(e, c), got = 0;
 
-    rijn_aes_ctr_seek(&ctx, j->a);
-    if (posix_memalign((void **)&buf, 4096, CHUNK) != 0) {
-        report(j->sh, "memory", j->in_name, ENOMEM);
-        buf = NULL;
-        goto out;
+    rijn_aes_ctr_seek(ctx, pos);
+    if (e->in_map != NULL) {
+        populate(e->in_map + pos, len, e->page);
+        rijn_aes_ctr_xor(ctx, dst, e->in_map + pos, len);
+        return 0;
     }
-    for (uint64_t pos = j->a; pos < j->b;) {
-        size_t len = j->b - pos < CHUNK ? (size_t)(j->b - pos) : CHUNK;
-        if (has_failed(j->sh))
-            break;
-        {
-            size_t got = 0;
-            if (j->in_map != NULL) {
-                populate(j->in_map + pos, len, j->page);
-                rijn_aes_ctr_xor(&ctx, buf, j->in_map + pos, len);
-                got = len;
-            }
-            while (got < len) {
-                ssize_t r = pread(j->in_fd, buf + got, len - got,
-                                  (off_t)(j->in_start + pos + got));
-                if (r < 0 && errno == EINTR)
-                    continue;
-                if (r <= 0) {
-                    if (r == 0)
-                        report_shrunk(j->sh, j->in_name);
-                    else
-                        report(j->sh, "read", j->in_name, errno);
-                    goto out;
-                }
-                got += (size_t)r;
-            }
-            if (j->in_map == NULL)
-                rijn_aes_ctr_xor(&ctx, buf, buf, len);
-            size_t put = 0;
-            while (put < len) {
-                ssize_t w = pwrite(j->out_fd, buf + put, len - put,
-                                   (off_t)(j->out_start + pos + put));
-                if (w < 0 && errno == EINTR)
-                    continue;
-                if (w <= 0) {
-                    report(j->sh, "write", j->out_name, w < 0 ? errno : EIO);
-                    goto out;
-                }
-                put += (size_t)w;
+    while (got < len) {
+        ssize_t r = pread(e->in_fd, dst + got, len - got,
+                          (off_t)(e->in_start + pos + got));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            if (r == 0)
+                report_shrunk(&e->sh, e->in_name);
+            else
+                report(&e->sh, "read", e->in_name, errno);
+            return -1;
+        }
+        got += (size_t)r;
+    }
+    rijn_aes_ctr_xor(ctx, dst, dst, len);
+    return 0;
+}
+
+/* pwrite() chunk c from buf. 0, or -1 (reported). */
+static int fe_put(struct file_eng *e, const unsigned char *buf, uint64_t c)
+{
+    uint64_t pos = c * FCHUNK;
+    size_t len = fe_len(e, c), put = 0;
+
+    while (put < len) {
+        ssize_t w = pwrite(e->out_fd, buf + put, len - put,
+                           (off_t)(e->out_start + pos + put));
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            report(&e->sh, "write", e->out_name, w < 0 ? errno : EIO);
+            return -1;
+        }
+        put += (size_t)w;
+    }
+    add_done(&e->sh, len);
+    return 0;
+}
+
+/* Chunk c straight into the mapped output. 0 done, -1 failed (reported),
+ * 1 its pages could not be allocated (nothing reported). */
+static int fe_mapped(struct file_eng *e, rijn_aes_ctr_ctx *ctx, uint64_t c)
+{
+#ifdef MADV_POPULATE_WRITE
+    unsigned char *dst = e->out_map + c * FCHUNK;
+    size_t len = fe_len(e, c);
+    uintptr_t a = (uintptr_t)dst & ~(uintptr_t)(e->page - 1);
+
+    if (madvise((void *)a, (uintptr_t)dst + len - a, MADV_POPULATE_WRITE)) {
+        if (errno == EINVAL) { /* kernel before 5.14: pwrite() only */
+            pthread_mutex_lock(&e->sh.mu);
+            e->map_ok = 0;
+            pthread_mutex_unlock(&e->sh.mu);
+        }
+        return 1;
+    }
+    if (fe_fill(e, ctx, dst, c) != 0)
+        return -1;
+    add_done(&e->sh, len);
+    return 0;
+#else
+    (void)e;
+    (void)ctx;
+    (void)c;
+    return 1;
+#endif
+}
+
+static void *fe_producer(void *arg)
+{
+    struct file_eng *e = arg;
+    rijn_aes_ctr_ctx ctx = *e->ctx;
+    unsigned char *own = NULL; /* for mapped chunks redone with pwrite() */
+
+    pthread_mutex_lock(&e->sh.mu);
+    while (!e->sh.failed && e->front < e->back) {
+        struct fslot *s = NULL;
+        uint64_t c;
+        int rc;
+
+        for (int i = 0; i < e->nslots && s == NULL; i++)
+            if (e->slot[i].state == FS_FREE)
+                s = &e->slot[i];
+        if (s == NULL && !e->map_ok) {
+            pthread_cond_wait(&e->sh.cv, &e->sh.mu);
+            continue;
+        }
+        if (s != NULL) {
+            c = e->front++;
+            s->state = FS_BUSY;
+            pthread_mutex_unlock(&e->sh.mu);
+            rc = fe_fill(e, &ctx, s->buf, c);
+            pthread_mutex_lock(&e->sh.mu);
+            s->chunk = c;
+            s->state = rc == 0 ? FS_FILLED : FS_FREE;
+            pthread_cond_broadcast(&e->sh.cv);
+            continue;
+        }
+        c = --e->back;
+        pthread_mutex_unlock(&e->sh.mu);
+        rc = fe_mapped(e, &ctx, c);
+        pthread_mutex_lock(&e->sh.mu);
+        e->n_mapped += rc == 0;
+        e->n_redone += rc == 1;
+        pthread_mutex_unlock(&e->sh.mu);
+        if (rc == 1) {
+            if (own == NULL && posix_memalign((void **)&own, 4096, FCHUNK)) {
+                own = NULL;
+                report(&e->sh, "memory", e->in_name, ENOMEM);
+            } else if (fe_fill(e, &ctx, own, c) == 0) {
+                (void)fe_put(e, own, c);
             }
         }
-        pos += len;
-        add_done(j->sh, len);
+        pthread_mutex_lock(&e->sh.mu);
     }
-out:
-    if (buf != NULL) {
-        rijn_wipe(buf, CHUNK);
-        free(buf);
+    e->producers--;
+    pthread_cond_broadcast(&e->sh.cv);
+    pthread_mutex_unlock(&e->sh.mu);
+    if (own != NULL) {
+        rijn_wipe(own, FCHUNK);
+        free(own);
     }
     rijn_aes_ctr_wipe(&ctx);
-    pthread_mutex_lock(&j->sh->mu);
-    j->sh->running--;
-    pthread_cond_broadcast(&j->sh->cv);
-    pthread_mutex_unlock(&j->sh->mu);
     return NULL;
+}
+
+/* The calling thread while producers run: pwrite() filled slots. */
+static void fe_writer(struct file_eng *e)
+{
+    pthread_mutex_lock(&e->sh.mu);
+    while (!e->sh.failed) {
+        struct fslot *s = NULL;
+
+        for (int i = 0; i < e->nslots; i++)
+            if (e->slot[i].state == FS_FILLED &&
+                (s == NULL || e->slot[i].chunk < s->chunk))
+                s = &e->slot[i];
+        if (s == NULL) {
+            if (e->producers == 0)
+                break;
+            pthread_cond_wait(&e->sh.cv, &e->sh.mu);
+            continue;
+        }
+        s->state = FS_BUSY;
+        pthread_mutex_unlock(&e->sh.mu);
+        (void)fe_put(e, s->buf, s->chunk);
+        pthread_mutex_lock(&e->sh.mu);
+        s->state = FS_FREE;
+        pthread_cond_broadcast(&e->sh.cv);
+    }
+    pthread_mutex_unlock(&e->sh.mu);
+}
+
+/* One thread does everything, through slot 0 and pwrite(). */
+static void fe_alone(struct file_eng *e)
+{
+    rijn_aes_ctr_ctx ctx = *e->ctx;
+
+    for (uint64_t c = 0; c < e->back && !has_failed(&e->sh); c++)
+        if (fe_fill(e, &ctx, e->slot[0].buf, c) != 0 ||
+            fe_put(e, e->slot[0].buf, c) != 0)
+            break;
+    rijn_aes_ctr_wipe(&ctx);
 }
 
 /* Returns 0, -1 (message printed). */
 static int file_engine(struct enc_run *r, uint64_t in_start, uint64_t size)
 {
-    struct shared sh;
-    struct file_job jobs[64];
-    pthread_t tid[64];
-    struct progress pg;
-    /* The input is mapped and each thread encrypts from the mapping into
-     * its own buffer, then pwrite()s it: one copy less than pread. (Also
-     * measured on tmpfs: writing through a mapping of the output, with or
-     * without fallocate, costs about 1.5x the system time of pwrite.)
-     * RIJN_ENC_IO=pwrite selects pread/pwrite, as does a failed mmap. */
+    /* RIJN_ENC_IO (measurements, tests): "pwrite" maps nothing, "mapin"
+     * maps the input only, "mapout" the output only, "mapboth" both;
+     * default: mapout (a mapped input measured slower: populating and
+     * unmapping its pages costs more than pread's copy). RIJN_ENC_SLOTS
+     * (1..FSLOTS) shrinks the writer's queue, RIJN_ENC_STATS=1 prints how
+     * the chunks went. */
     const char *io = getenv("RIJN_ENC_IO");
-    int map_in = !(io != NULL && strcmp(io, "pwrite") == 0);
-    uint64_t out_start = r->dst->raw_written;
-    unsigned char *in_map = NULL;
-    size_t in_map_len = 0, in_delta = 0;
+    const char *slots = getenv("RIJN_ENC_SLOTS");
+    const char *stats = getenv("RIJN_ENC_STATS");
+    int map_in = 0, map_out = 1;
+    if (io != NULL && *io != '\0') {
+        map_in = strcmp(io, "mapin") == 0 || strcmp(io, "mapboth") == 0;
+        map_out = strcmp(io, "mapout") == 0 || strcmp(io, "mapboth") == 0;
+    }
+    struct file_eng e;
+    struct progress pg;
+    pthread_t tid[64];
+    unsigned char *in_map = NULL, *out_map = NULL;
+    size_t in_map_len = 0, in_delta = 0, out_map_len = 0;
     long page = sysconf(_SC_PAGESIZE);
     int nt = r->threads, started = 0, rc = 0;
 
+    memset(&e, 0, sizeof e);
+    e.nslots = FSLOTS;
+    if (slots != NULL && atoi(slots) >= 1 && atoi(slots) <= FSLOTS)
+        e.nslots = atoi(slots);
     if (page <= 0)
         page = 4096;
-    if (size > (uint64_t)SIZE_MAX - (uint64_t)page * 2)
-        map_in = 0;
+    e.page = page;
+    e.ctx = r->ctx;
+    e.in_fd = r->src->fd;
+    e.out_fd = r->dst->fd;
+    e.in_start = in_start;
+    e.out_start = r->dst->raw_written; /* after a Salted__ header */
+    e.size = size;
+    e.in_name = r->src->name;
+    e.out_name = r->dst->name;
+    e.back = (size + FCHUNK - 1) / FCHUNK;
+    if ((uint64_t)nt > e.back)
+        nt = (int)e.back;
+    if (nt > 64)
+        nt = 64;
+    if (nt < 2)
+        map_out = 0;
+#ifndef MADV_POPULATE_WRITE
+    map_out = 0;
+#endif
+    if (size > (uint64_t)SIZE_MAX / 2 - e.out_start - (uint64_t)page)
+        map_in = map_out = 0;
+
     if (map_in) {
         in_delta = (size_t)(in_start % (uint64_t)page);
         in_map_len = (size_t)size + in_delta;
-        void *im = mmap(NULL, in_map_len, PROT_READ, MAP_SHARED, r->src->fd,
-                        (off_t)(in_start - in_delta));
-        if (im != MAP_FAILED) {
-            in_map = im;
+        void *m = mmap(NULL, in_map_len, PROT_READ, MAP_SHARED, e.in_fd,
+                       (off_t)(in_start - in_delta));
+        if (m != MAP_FAILED) {
+            in_map = m;
             madvise(in_map, in_map_len, MADV_SEQUENTIAL);
+            e.in_map = in_map + in_delta;
+        }
+    }
+    /* The file is ours and new: give it its final size, map it whole. */
+    if (map_out && ftruncate(e.out_fd, (off_t)(e.out_start + size)) == 0) {
+        out_map_len = (size_t)(e.out_start + size);
+        void *m = mmap(NULL, out_map_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+                       e.out_fd, 0);
+        if (m != MAP_FAILED) {
+            out_map = m;
+            e.out_map = out_map + e.out_start;
+            e.map_ok = 1;
         }
     }
 
-    memset(&sh, 0, sizeof sh);
-    pthread_mutex_init(&sh.mu, NULL);
-    pthread_cond_init(&sh.cv, NULL);
+    pthread_mutex_init(&e.sh.mu, NULL);
+    pthread_cond_init(&e.sh.cv, NULL);
     progress_init(&pg, r->progress, size);
-    sh.pg = &pg;
-
-    if ((uint64_t)nt > (size + CHUNK - 1) / CHUNK)
-        nt = (int)((size + CHUNK - 1) / CHUNK);
-    if (nt < 1)
-        nt = 1;
-    if (nt > 64)
-        nt = 64;
-    /* Contiguous ranges, 64 KiB aligned. */
-    uint64_t per = (size / (uint64_t)nt + 65535) & ~(uint64_t)65535;
-    for (int t = 0; t < nt; t++) {
-        struct file_job *j = &jobs[t];
-        j->sh = &sh;
-        j->ctx = r->ctx;
-        j->in_map = in_map ? in_map + in_delta : NULL;
-        j->in_fd = r->src->fd;
-        j->out_fd = r->dst->fd;
-        j->in_start = in_start;
-        j->out_start = out_start;
-        j->a = per * (uint64_t)t < size ? per * (uint64_t)t : size;
-        j->b = t == nt - 1 ? size : (per * (uint64_t)(t + 1) < size
-                                         ? per * (uint64_t)(t + 1) : size);
-        j->in_name = r->src->name;
-        j->out_name = r->dst->name;
-        j->page = page;
-    }
-    pthread_mutex_lock(&sh.mu);
-    sh.running = nt;
-    pthread_mutex_unlock(&sh.mu);
-    for (int t = 1; t < nt; t++) {
-        if (pthread_create(&tid[t], NULL, file_worker, &jobs[t]) != 0) {
-            /* run it in this thread afterwards */
-            break;
+    e.sh.pg = &pg;
+    for (int i = 0; i < e.nslots && rc == 0; i++) {
+        if (posix_memalign((void **)&e.slot[i].buf, 4096, FCHUNK) != 0) {
+            e.slot[i].buf = NULL;
+            tool_err("enc: out of memory");
+            rc = -1;
         }
-        started = t;
     }
-    /* This thread takes range 0, then any range a thread could not take. */
-    file_worker(&jobs[0]);
-    for (int t = started + 1; t < nt; t++)
-        file_worker(&jobs[t]);
-    for (int t = 1; t <= started; t++)
-        pthread_join(tid[t], NULL);
-    if (sh.failed)
-        rc = -1;
-    progress_show(&pg, sh.done, 1);
+    if (rc == 0) {
+        e.producers = nt - 1;
+        for (int t = 1; t < nt; t++) {
+            if (pthread_create(&tid[t], NULL, fe_producer, &e) != 0)
+                break;
+            started = t;
+        }
+        pthread_mutex_lock(&e.sh.mu);
+        e.producers -= nt - 1 - started; /* those that did not start */
+        pthread_mutex_unlock(&e.sh.mu);
+        if (started > 0)
+            fe_writer(&e);
+        else
+            fe_alone(&e);
+        for (int t = 1; t <= started; t++)
+            pthread_join(tid[t], NULL);
+        if (e.sh.failed)
+            rc = -1;
+    }
+    progress_show(&pg, e.sh.done, 1);
+    if (stats != NULL && strcmp(stats, "1") == 0)
+        tool_err("enc: file engine: %d thread%s, %llu chunks of %zu KiB: "
+                 "%llu mapped, %llu redone with pwrite, the rest pwrite",
+                 nt, nt == 1 ? "" : "s",
+                 (unsigned long long)((size + FCHUNK - 1) / FCHUNK),
+                 FCHUNK >> 10, (unsigned long long)e.n_mapped,
+                 (unsigned long long)e.n_redone);
+    for (int i = 0; i < FSLOTS; i++) {
+        if (e.slot[i].buf != NULL) {
+            rijn_wipe(e.slot[i].buf, FCHUNK);
+            free(e.slot[i].buf);
+        }
+    }
+    if (out_map != NULL)
+        munmap(out_map, out_map_len);
     if (in_map != NULL)
         munmap(in_map, in_map_len);
     if (rc == 0) {
         r->src->raw_read += size;
         r->dst->raw_written += size;
     }
-    pthread_cond_destroy(&sh.cv);
-    pthread_mutex_destroy(&sh.mu);
+    pthread_cond_destroy(&e.sh.cv);
+    pthread_mutex_destroy(&e.sh.mu);
     return rc;
 }
 
