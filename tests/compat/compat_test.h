@@ -1,44 +1,37 @@
-/* Shared helpers of the compat test programs (eSTREAM, SUPERCOP shims). */
+/*
+ * Helpers of the compat test programs (eSTREAM, SUPERCOP shims) that
+ * tests/testutil.h does not provide. Naming, pass/fail counting, the
+ * summary, the UNAVAILABLE / RIJN_TEST_REQUIRE_ALL rule, the PRNG, hex and
+ * byte comparison are testutil's (tu_*).
+ */
 #ifndef RIJN_COMPAT_TEST_H
 #define RIJN_COMPAT_TEST_H
 
 #include <stddef.h>
-#include <stdint.h>
 
 #include "rijn.h"
-
-/* Counters printed by ct_finish(). */
-extern unsigned long ct_passed, ct_failed;
-
-/* Records one check; prints what failed. Returns ok. */
-int ct_check(int ok, const char *what, const char *detail);
-
-/* Like ct_check for two byte strings; prints the first difference. */
-int ct_check_bytes(const unsigned char *got, const unsigned char *want,
-                   size_t n, const char *what, const char *detail);
-
-/* Prints "N passed, M failed" and returns the process exit code. */
-int ct_finish(const char *suite);
+#include "testutil.h"
 
 /*
- * Checks the backend named by RIJN_IMPL (or the default one if unset):
- * exits 1 if it is not compiled in, and 77 (UNAVAILABLE, skip) if this CPU
- * cannot run it unless RIJN_TEST_REQUIRE_ALL=1 (then exits 1). Returns the
- * backend name.
+ * Starts a suite on the backend named by RIJN_IMPL, or on the default one
+ * if it is unset (the compat shims have no backend argument: they use the
+ * library's default, which RIJN_IMPL forces). tu_begin() names the suite
+ * "<suite>.<backend>" and exits 1 if the backend is not compiled in, 77
+ * (skip) if this CPU cannot run it, or 1 then under RIJN_TEST_REQUIRE_ALL=1.
+ * Then seeds ct_rng from RIJN_TEST_SEED, or a fixed seed (printed).
+ * Returns the backend name.
  */
-const char *ct_backend_gate(const char *suite);
+const char *ct_begin(const char *suite);
 
-/* Deterministic PRNG; seed from RIJN_TEST_SEED if set, printed. */
-void ct_seed(const char *suite);
-uint64_t ct_rand(void);
-size_t ct_rand_below(size_t n); /* 0 .. n-1, n > 0 */
-void ct_rand_bytes(unsigned char *p, size_t n);
+/* The suite's PRNG, seeded by ct_begin(). */
+extern tu_rng ct_rng;
 
-/* Hex string (no separators, n*2 digits) to bytes; returns bytes written
- * or (size_t)-1 on a bad digit or odd count; at most cap bytes. */
-size_t ct_unhex(unsigned char *out, size_t cap, const char *hex, size_t len);
+/* Records one check (tu_pass / tu_fail); a failure prints what, and
+ * " -- detail" unless detail is NULL. Returns ok. */
+int ct_check(int ok, const char *what, const char *detail);
 
-/* Reads a whole file into a NUL-terminated malloc'd buffer, or NULL. */
+/* Reads a whole file into a NUL-terminated malloc'd buffer; prints FAIL and
+ * exits 1 if it cannot. */
 char *ct_read_file(const char *path, size_t *len);
 
 /* Expands key with the byte-wise "ref" backend (the test oracle), falling

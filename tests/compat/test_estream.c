@@ -20,8 +20,6 @@
 
 #define SUITE "estream"
 #define MAX_EXCERPTS 8
-#define GUARD 32
-#define GUARD_BYTE 0xA5
 
 typedef struct {
     size_t lo, hi;
@@ -31,9 +29,9 @@ typedef struct {
 typedef struct {
     char name[64];
     unsigned char key[32];
-    size_t keylen;
+    long keylen;
     unsigned char iv[16];
-    size_t ivlen;
+    long ivlen;
     excerpt ex[MAX_EXCERPTS];
     size_t nex;
     unsigned char digest[64];
@@ -43,53 +41,22 @@ typedef struct {
 static const char *backend;
 static int impl_checked;
 
-/* ------------------------------------------------------------------------
- * Buffers with guard bytes and a chosen misalignment
- * --------------------------------------------------------------------- */
-typedef struct {
-    unsigned char *base;
-    unsigned char *p; /* base + GUARD + off */
-    size_t len;
-} gbuf;
-
-static void gbuf_init(gbuf *g, size_t len, size_t off)
+/* One check: the guard bytes around b's buffer are intact. */
+static void check_guards(const tu_buf *b, const char *what)
 {
-    g->base = malloc(len + 2 * GUARD + 16);
-    if (g->base == NULL) {
-        printf("out of memory\n");
-        exit(1);
-    }
-    memset(g->base, GUARD_BYTE, len + 2 * GUARD + 16);
-    g->p = g->base + GUARD + off;
-    g->len = len;
-}
-
-static int gbuf_guards_ok(const gbuf *g)
-{
-    size_t i, total = (size_t)(g->p - g->base) + g->len + GUARD;
-    for (i = 0; i < (size_t)(g->p - g->base); i++)
-        if (g->base[i] != GUARD_BYTE)
-            return 0;
-    for (i = (size_t)(g->p - g->base) + g->len; i < total; i++)
-        if (g->base[i] != GUARD_BYTE)
-            return 0;
-    return 1;
-}
-
-static void gbuf_free(gbuf *g)
-{
-    free(g->base);
+    if (tu_buf_guards_ok(b, what))
+        tu_pass();
 }
 
 /* A random piece length for streaming: mostly small, sometimes large. */
 static size_t piece(size_t left)
 {
     size_t n;
-    switch (ct_rand_below(4)) {
-    case 0: n = ct_rand_below(17); break;
-    case 1: n = ct_rand_below(70); break;
-    case 2: n = 16 * ct_rand_below(40); break;
-    default: n = ct_rand_below(1500); break;
+    switch (tu_rng_below(&ct_rng, 4)) {
+    case 0: n = tu_rng_below(&ct_rng, 17); break;
+    case 1: n = tu_rng_below(&ct_rng, 70); break;
+    case 2: n = 16 * tu_rng_below(&ct_rng, 40); break;
+    default: n = tu_rng_below(&ct_rng, 1500); break;
     }
     return n < left ? n : left;
 }
@@ -135,7 +102,7 @@ static void run_vector(const vector *v)
     unsigned char digest[64];
     unsigned char *zeros, *ref;
     size_t L = 0, i, nblk;
-    gbuf in, out;
+    tu_buf in, out;
     char what[160];
 
     for (i = 0; i < v->nex; i++)
@@ -161,26 +128,26 @@ static void run_vector(const vector *v)
     for (i = 0; i < v->nex; i++) {
         snprintf(what, sizeof what, "%s stream[%zu..%zu] (one call)",
                  v->name, v->ex[i].lo, v->ex[i].hi);
-        ct_check_bytes(ref + v->ex[i].lo, v->ex[i].data,
-                       v->ex[i].hi - v->ex[i].lo + 1, what, NULL);
+        tu_check_eq(ref + v->ex[i].lo, v->ex[i].data,
+                    v->ex[i].hi - v->ex[i].lo + 1, what);
     }
     if (v->has_digest) {
         memset(digest, 0, sizeof digest);
         for (i = 0; i < L; i++)
             digest[i % 64] ^= ref[i];
         snprintf(what, sizeof what, "%s xor-digest of %zu bytes", v->name, L);
-        ct_check_bytes(digest, v->digest, 64, what, NULL);
+        tu_check_eq(digest, v->digest, 64, what);
     }
 
     /* random splits, unaligned input and output, guard bytes */
-    gbuf_init(&in, L, ct_rand_below(16));
-    gbuf_init(&out, L, ct_rand_below(16));
+    tu_buf_init(&in, L, tu_rng_below(&ct_rng, 16));
+    tu_buf_init(&out, L, tu_rng_below(&ct_rng, 16));
     memset(in.p, 0, L);
     ECRYPT_ivsetup(&ctx, v->iv);
     enc_split(&ctx, in.p, out.p, L);
     snprintf(what, sizeof what, "%s encrypt_bytes random splits", v->name);
-    ct_check_bytes(out.p, ref, L, what, NULL);
-    ct_check(gbuf_guards_ok(&out), "guard bytes intact", v->name);
+    tu_check_eq(out.p, ref, L, what);
+    check_guards(&out, v->name);
 
     /* in place, random splits: decrypting gives zeros back */
     ECRYPT_ivsetup(&ctx, v->iv);
@@ -193,24 +160,24 @@ static void run_vector(const vector *v)
         }
     }
     snprintf(what, sizeof what, "%s decrypt_bytes in place", v->name);
-    ct_check_bytes(out.p, zeros, L, what, NULL);
+    tu_check_eq(out.p, zeros, L, what);
 
     /* keystream_bytes in random splits */
     memset(out.p, 0x3c, L);
     ECRYPT_ivsetup(&ctx, v->iv);
     ks_split(&ctx, out.p, L);
     snprintf(what, sizeof what, "%s keystream_bytes random splits", v->name);
-    ct_check_bytes(out.p, ref, L, what, NULL);
-    ct_check(gbuf_guards_ok(&out), "guard bytes intact", v->name);
+    tu_check_eq(out.p, ref, L, what);
+    check_guards(&out, v->name);
 
     /* packet calls (IV set inside; a previous stream position is reset) */
     ECRYPT_encrypt_bytes(&ctx, in.p, out.p, 5);
     ECRYPT_encrypt_packet(&ctx, v->iv, in.p, out.p, (u32)L);
     snprintf(what, sizeof what, "%s encrypt_packet", v->name);
-    ct_check_bytes(out.p, ref, L, what, NULL);
+    tu_check_eq(out.p, ref, L, what);
     ECRYPT_decrypt_packet(&ctx, v->iv, out.p, out.p, (u32)L);
     snprintf(what, sizeof what, "%s decrypt_packet in place", v->name);
-    ct_check_bytes(out.p, zeros, L, what, NULL);
+    tu_check_eq(out.p, zeros, L, what);
 
     /* block calls, then bytes for any tail */
     nblk = L / ECRYPT_BLOCKLENGTH;
@@ -219,17 +186,17 @@ static void run_vector(const vector *v)
     ECRYPT_encrypt_bytes(&ctx, in.p + 16 * nblk, out.p + 16 * nblk,
                          (u32)(L - 16 * nblk));
     snprintf(what, sizeof what, "%s encrypt_blocks", v->name);
-    ct_check_bytes(out.p, ref, L, what, NULL);
+    tu_check_eq(out.p, ref, L, what);
     ECRYPT_ivsetup(&ctx, v->iv);
     ECRYPT_keystream_blocks(&ctx, out.p, (u32)nblk);
     ECRYPT_keystream_bytes(&ctx, out.p + 16 * nblk, (u32)(L - 16 * nblk));
     snprintf(what, sizeof what, "%s keystream_blocks", v->name);
-    ct_check_bytes(out.p, ref, L, what, NULL);
-    ct_check(gbuf_guards_ok(&out), "guard bytes intact", v->name);
+    tu_check_eq(out.p, ref, L, what);
+    check_guards(&out, v->name);
 
     rijn_ecrypt_ctx_wipe(&ctx);
-    gbuf_free(&in);
-    gbuf_free(&out);
+    tu_buf_free(&in);
+    tu_buf_free(&out);
     free(zeros);
     free(ref);
 }
@@ -259,32 +226,27 @@ static int all_hex(const char *s)
 /* Stores a finished "name = hex" field into v; 0 on an unknown or bad one. */
 static int store_field(vector *v, const char *name, const char *hex)
 {
-    size_t hl = strlen(hex), n;
     unsigned long lo, hi;
     char tail;
 
     if (strcmp(name, "key") == 0) {
-        n = ct_unhex(v->key, sizeof v->key, hex, hl);
-        v->keylen = n;
-        return n != (size_t)-1;
+        v->keylen = tu_unhex(v->key, sizeof v->key, hex);
+        return v->keylen >= 0;
     }
     if (strcmp(name, "IV") == 0) {
-        n = ct_unhex(v->iv, sizeof v->iv, hex, hl);
-        v->ivlen = n;
-        return n != (size_t)-1;
+        v->ivlen = tu_unhex(v->iv, sizeof v->iv, hex);
+        return v->ivlen >= 0;
     }
     if (strcmp(name, "xor-digest") == 0) {
-        n = ct_unhex(v->digest, sizeof v->digest, hex, hl);
-        v->has_digest = n == 64;
-        return n == 64;
+        v->has_digest = tu_unhex(v->digest, sizeof v->digest, hex) == 64;
+        return v->has_digest;
     }
     if (sscanf(name, "stream[%lu..%lu%c", &lo, &hi, &tail) == 3 &&
         tail == ']' && hi >= lo && hi - lo < 64 && v->nex < MAX_EXCERPTS) {
         excerpt *e = &v->ex[v->nex++];
         e->lo = lo;
         e->hi = hi;
-        n = ct_unhex(e->data, sizeof e->data, hex, hl);
-        return n == hi - lo + 1;
+        return tu_unhex(e->data, sizeof e->data, hex) == (long)(hi - lo + 1);
     }
     return 0;
 }
@@ -292,17 +254,13 @@ static int store_field(vector *v, const char *name, const char *hex)
 static size_t run_file(const char *path)
 {
     size_t flen, nvec = 0;
-    char *text = ct_read_file(path, &flen);
+    char *text = ct_read_file(path, &flen); /* exits if it cannot */
     char *line, *next;
     vector v;
     int in_vec = 0;
     char fname[64] = "", fhex[1024] = "";
     int in_field = 0;
 
-    if (text == NULL) {
-        printf("cannot read %s\n", path);
-        exit(1);
-    }
     memset(&v, 0, sizeof v);
     for (line = text; line != NULL; line = next) {
         char *t;
@@ -318,7 +276,7 @@ static size_t run_file(const char *path)
         }
         if (in_field) {
             if (!store_field(&v, fname, fhex))
-                ct_check(0, "unknown or malformed attribute", fname);
+                tu_fail("unknown or malformed attribute \"%s\"", fname);
             in_field = 0;
         }
         if (strncmp(t, "Set ", 4) == 0 && strstr(t, "vector#") != NULL) {
@@ -341,7 +299,7 @@ static size_t run_file(const char *path)
         }
     }
     if (in_field && !store_field(&v, fname, fhex))
-        ct_check(0, "unknown or malformed attribute", fname);
+        tu_fail("unknown or malformed attribute \"%s\"", fname);
     if (in_vec) {
         run_vector(&v);
         nvec++;
@@ -397,32 +355,34 @@ static void run_constructed(void)
             ECRYPT_ctx ctx;
             size_t len, i;
             unsigned char *pt, *want;
-            gbuf out;
+            tu_buf out;
             const char *kind;
 
-            ct_rand_bytes(key, sizeof key);
-            ct_rand_bytes(iv, sizeof iv);
+            tu_rng_fill(&ct_rng, key, sizeof key);
+            tu_rng_fill(&ct_rng, iv, sizeof iv);
             switch (trial % 4) {
             case 0:
                 kind = "random IV";
-                len = ct_rand_below(1200);
+                len = tu_rng_below(&ct_rng, 1200);
                 break;
             case 1: /* wrap of the LE word; bytes 4..15 all ff: a carry shows */
                 kind = "LE word near 2^32, bytes 4-15 ff";
-                put_le32(iv, 0xFFFFFFFFu - (uint32_t)ct_rand_below(40));
+                put_le32(iv,
+                         0xFFFFFFFFu - (uint32_t)tu_rng_below(&ct_rng, 40));
                 memset(iv + 4, 0xFF, 12);
-                len = 16 * 45 + ct_rand_below(800);
+                len = 16 * 45 + tu_rng_below(&ct_rng, 800);
                 break;
             case 2:
                 kind = "LE word near 2^32, bytes 4-15 random";
-                put_le32(iv, 0xFFFFFFFFu - (uint32_t)ct_rand_below(40));
-                len = 16 * 45 + ct_rand_below(800);
+                put_le32(iv,
+                         0xFFFFFFFFu - (uint32_t)tu_rng_below(&ct_rng, 40));
+                len = 16 * 45 + tu_rng_below(&ct_rng, 800);
                 break;
             default: /* a word that is near 2^32 only when read big-endian */
                 kind = "BE-looking word ffffff00+x";
                 iv[0] = iv[1] = iv[2] = 0xFF;
-                iv[3] = (unsigned char)ct_rand_below(256);
-                len = 16 * 20 + ct_rand_below(300);
+                iv[3] = (unsigned char)tu_rng_below(&ct_rng, 256);
+                len = 16 * 20 + tu_rng_below(&ct_rng, 300);
                 break;
             }
             pt = malloc(len + 1);
@@ -431,9 +391,9 @@ static void run_constructed(void)
                 printf("out of memory\n");
                 exit(1);
             }
-            ct_rand_bytes(pt, len);
+            tu_rng_fill(&ct_rng, pt, len);
             if (ct_oracle_key(&ok, key, keybits[ki] / 8) != 0) {
-                ct_check(0, "oracle key setup", NULL);
+                tu_fail("oracle key setup");
                 exit(1);
             }
             oracle_stream(&ok, iv, want, len);
@@ -443,27 +403,27 @@ static void run_constructed(void)
             ECRYPT_keysetup(&ctx, key, keybits[ki], 128);
             ct_check(rijn_ecrypt_ctx_ok(&ctx), "ECRYPT_keysetup ok", kind);
             check_impl(&ctx);
-            gbuf_init(&out, len, ct_rand_below(16));
+            tu_buf_init(&out, len, tu_rng_below(&ct_rng, 16));
 
             ECRYPT_ivsetup(&ctx, iv);
             enc_split(&ctx, pt, out.p, len);
             snprintf(what, sizeof what,
                      "AES-%u %s, %zu bytes, encrypt_bytes splits", keybits[ki],
                      kind, len);
-            ct_check_bytes(out.p, want, len, what, NULL);
+            tu_check_eq(out.p, want, len, what);
 
             ECRYPT_ivsetup(&ctx, iv);
             ECRYPT_encrypt_bytes(&ctx, pt, out.p, (u32)len);
             snprintf(what, sizeof what, "AES-%u %s, %zu bytes, one call",
                      keybits[ki], kind, len);
-            ct_check_bytes(out.p, want, len, what, NULL);
+            tu_check_eq(out.p, want, len, what);
 
             memcpy(out.p, pt, len);
             ECRYPT_encrypt_packet(&ctx, iv, out.p, out.p, (u32)len);
             snprintf(what, sizeof what,
                      "AES-%u %s, %zu bytes, encrypt_packet in place",
                      keybits[ki], kind, len);
-            ct_check_bytes(out.p, want, len, what, NULL);
+            tu_check_eq(out.p, want, len, what);
 
             ECRYPT_ivsetup(&ctx, iv);
             ks_split(&ctx, out.p, len);
@@ -472,12 +432,12 @@ static void run_constructed(void)
             snprintf(what, sizeof what,
                      "AES-%u %s, %zu bytes, keystream_bytes splits",
                      keybits[ki], kind, len);
-            ct_check_bytes(out.p, want, len, what, NULL);
-            ct_check(gbuf_guards_ok(&out), "guard bytes intact", kind);
+            tu_check_eq(out.p, want, len, what);
+            check_guards(&out, kind);
 
             rijn_ecrypt_ctx_wipe(&ctx);
             rijn_aes_key_wipe(&ok);
-            gbuf_free(&out);
+            tu_buf_free(&out);
             free(pt);
             free(want);
         }
@@ -503,8 +463,7 @@ static void run_wrap_explicit(void)
     ECRYPT_keysetup(&ctx, key, 128, 128);
     ECRYPT_ivsetup(&ctx, iv);
     ECRYPT_keystream_bytes(&ctx, got, 32);
-    ct_check_bytes(got, want, 32, "IV ff..ff: second block is E(00000000ff..ff)",
-                   NULL);
+    tu_check_eq(got, want, 32, "IV ff..ff: second block is E(00000000ff..ff)");
     rijn_ecrypt_ctx_wipe(&ctx);
 }
 
@@ -543,15 +502,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s aes128ctr-estream-sets1-4.txt\n", argv[0]);
         return 2;
     }
-    setvbuf(stdout, NULL, _IONBF, 0);
-    backend = ct_backend_gate(SUITE);
-    ct_seed(SUITE);
-    printf("%s: %s, profile %s\n", SUITE, ECRYPT_NAME, ECRYPT_PROFILE);
+    backend = ct_begin(SUITE);
+    tu_note("%s, profile %s", ECRYPT_NAME, ECRYPT_PROFILE);
     run_api();
     nvec = run_file(argv[1]);
     ct_check(nvec == 644, "all 644 vectors of sets 1-4 were run", NULL);
-    printf("%s: %zu eSTREAM vectors run\n", SUITE, nvec);
+    tu_note("%zu eSTREAM vectors run", nvec);
     run_wrap_explicit();
     run_constructed();
-    return ct_finish(SUITE);
+    return tu_end();
 }

@@ -79,20 +79,17 @@ static int json_str(const char *p, const char *end, const char *field,
 
 static void run_f5(const char *path)
 {
-    char *text = ct_read_file(path, NULL);
+    char *text = ct_read_file(path, NULL); /* exits if it cannot */
     const char *p;
     size_t ntests = 0;
 
-    if (text == NULL) {
-        printf("cannot read %s\n", path);
-        exit(1);
-    }
     p = strstr(text, "\"tests\"");
     while (p != NULL && (p = strchr(p, '{')) != NULL) {
         const char *end = strchr(p, '}');
-        char name[64], hk[80], hiv[40], hpt[200], hct[200];
+        char name[64], hk[80], hiv[40], hpt[200], hct[200], what[120];
         unsigned char key[32], iv[16], pt[64], ct[64], buf[64 + 16];
-        size_t kl, ivl, ptl, ctl, len, off;
+        long kl, ivl, ptl, ctl;
+        size_t len, off;
         int pi;
         int enc;
 
@@ -103,15 +100,15 @@ static void run_f5(const char *path)
             !json_str(p, end, "initial_counter", hiv, sizeof hiv) ||
             !json_str(p, end, "plaintext", hpt, sizeof hpt) ||
             !json_str(p, end, "ciphertext", hct, sizeof hct)) {
-            ct_check(0, "F.5 record has name/key/initial_counter/texts", NULL);
+            tu_fail("F.5 record has no name/key/initial_counter/texts");
             p = end + 1;
             continue;
         }
-        kl = ct_unhex(key, sizeof key, hk, strlen(hk));
-        ivl = ct_unhex(iv, sizeof iv, hiv, strlen(hiv));
-        ptl = ct_unhex(pt, sizeof pt, hpt, strlen(hpt));
-        ctl = ct_unhex(ct, sizeof ct, hct, strlen(hct));
-        pi = kl == (size_t)-1 ? -1 : prim_for_key(kl);
+        kl = tu_unhex(key, sizeof key, hk);
+        ivl = tu_unhex(iv, sizeof iv, hiv);
+        ptl = tu_unhex(pt, sizeof pt, hpt);
+        ctl = tu_unhex(ct, sizeof ct, hct);
+        pi = kl < 0 ? -1 : prim_for_key((size_t)kl);
         if (!ct_check(pi >= 0 && ivl == 16 && ptl == 64 && ctl == 64,
                       "F.5 record decodes", name)) {
             p = end + 1;
@@ -126,30 +123,22 @@ static void run_f5(const char *path)
             ct_check(prims[pi].xor(buf + off, enc ? pt : ct, len, iv, key) ==
                          0,
                      "crypto_stream_xor returns 0", name);
-            if (!ct_check_bytes(buf + off, enc ? ct : pt, len, name,
-                                "crypto_stream_xor prefix"))
-                printf("  (prefix length %zu)\n", len);
+            snprintf(what, sizeof what, "%s crypto_stream_xor, %zu bytes",
+                     name, len);
+            tu_check_eq(buf + off, enc ? ct : pt, len, what);
             ct_check(buf[off + len] == 0xA5 && (off == 0 || buf[off - 1] == 0xA5),
                      "guard bytes intact", name);
         }
         /* in place */
         memcpy(buf + 3, enc ? pt : ct, 64);
         prims[pi].xor(buf + 3, buf + 3, 64, iv, key);
-        ct_check_bytes(buf + 3, enc ? ct : pt, 64, name, "in place");
+        snprintf(what, sizeof what, "%s crypto_stream_xor in place", name);
+        tu_check_eq(buf + 3, enc ? ct : pt, 64, what);
         p = end + 1;
     }
     ct_check(ntests == 6, "all six F.5 vectors were run", NULL);
-    printf("%s: %zu SP 800-38A F.5 vectors run\n", SUITE, ntests);
+    tu_note("%zu SP 800-38A F.5 vectors run", ntests);
     free(text);
-}
-
-/* 128-bit big-endian increment. */
-static void inc128(unsigned char c[16])
-{
-    int i;
-    for (i = 15; i >= 0; i--)
-        if (++c[i] != 0)
-            break;
 }
 
 static void oracle(const unsigned char *key, size_t kl,
@@ -160,7 +149,7 @@ static void oracle(const unsigned char *key, size_t kl,
     size_t j;
 
     if (ct_oracle_key(&k, key, kl) != 0) {
-        ct_check(0, "oracle key setup", NULL);
+        tu_fail("oracle key setup");
         exit(1);
     }
     memcpy(cb, n, 16);
@@ -168,7 +157,7 @@ static void oracle(const unsigned char *key, size_t kl,
         size_t m = len - j < 16 ? len - j : 16;
         rijn_aes_encrypt_blocks(&k, blk, cb, 1);
         memcpy(out + j, blk, m);
-        inc128(cb);
+        tu_ctr_add(cb, 1);
     }
     rijn_aes_key_wipe(&k);
 }
@@ -182,11 +171,11 @@ static void run_stream_vs_xor(void)
     for (pi = 0; pi < 3; pi++) {
         for (t = 0; t < 40; t++) {
             unsigned char key[32], n[16];
-            size_t len = t < 20 ? (size_t)t : ct_rand_below(2048);
-            size_t off = ct_rand_below(16);
+            size_t len = t < 20 ? (size_t)t : tu_rng_below(&ct_rng, 2048);
+            size_t off = tu_rng_below(&ct_rng, 16);
 
-            ct_rand_bytes(key, sizeof key);
-            ct_rand_bytes(n, sizeof n);
+            tu_rng_fill(&ct_rng, key, sizeof key);
+            tu_rng_fill(&ct_rng, n, sizeof n);
             memset(a, 0x5A, sizeof a);
             memset(b, 0x5A, sizeof b);
             ct_check(prims[pi].stream(a + off, len, n, key) == 0,
@@ -194,13 +183,13 @@ static void run_stream_vs_xor(void)
             prims[pi].xor(b, zeros, len, n, key);
             snprintf(what, sizeof what, "%s crypto_stream == xor(0), %zu bytes",
                      prims[pi].name, len);
-            ct_check_bytes(a + off, b, len, what, NULL);
+            tu_check_eq(a + off, b, len, what);
             ct_check(a[off + len] == 0x5A && (off == 0 || a[off - 1] == 0x5A),
                      "guard bytes intact", what);
             oracle(key, prims[pi].keybytes, n, want, len);
             snprintf(what, sizeof what, "%s crypto_stream == E(n + i), %zu bytes",
                      prims[pi].name, len);
-            ct_check_bytes(a + off, want, len, what, NULL);
+            tu_check_eq(a + off, want, len, what);
         }
     }
 }
@@ -229,14 +218,14 @@ static void run_wraps(void)
             unsigned back;
             for (back = 1; back <= 17; back += 4) {
                 unsigned char key[32], n[16];
-                size_t len = 16 * (back + 3) + ct_rand_below(40);
+                size_t len = 16 * (back + 3) + tu_rng_below(&ct_rng, 40);
                 size_t j;
-                ct_rand_bytes(key, sizeof key);
+                tu_rng_fill(&ct_rng, key, sizeof key);
                 memset(n, pats[i].fill, 16);
                 memset(n + 16 - pats[i].low_ff, 0xFF, (size_t)pats[i].low_ff);
                 /* start `back` blocks before the carry */
                 n[15] = (unsigned char)(0x100 - back);
-                ct_rand_bytes(pt, len);
+                tu_rng_fill(&ct_rng, pt, len);
                 oracle(key, prims[pi].keybytes, n, want, len);
                 for (j = 0; j < len; j++)
                     want[j] ^= pt[j];
@@ -244,7 +233,7 @@ static void run_wraps(void)
                          "crypto_stream_xor returns 0", prims[pi].name);
                 snprintf(what, sizeof what, "%s %s, %u blocks before, %zu bytes",
                          prims[pi].name, pats[i].what, back, len);
-                ct_check_bytes(got + back % 16, want, len, what, NULL);
+                tu_check_eq(got + back % 16, want, len, what);
             }
         }
         /* the 2^128 wrap spelled out: block 1 of n = ff..ff is E(0) */
@@ -252,14 +241,14 @@ static void run_wraps(void)
             unsigned char key[32], n[16], zero[16] = {0};
             unsigned char ks[32], e0[16];
             rijn_aes_key k;
-            ct_rand_bytes(key, sizeof key);
+            tu_rng_fill(&ct_rng, key, sizeof key);
             memset(n, 0xFF, 16);
             prims[pi].stream(ks, 32, n, key);
             ct_oracle_key(&k, key, prims[pi].keybytes);
             rijn_aes_encrypt_blocks(&k, e0, zero, 1);
             snprintf(what, sizeof what, "%s n = ff..ff: block 1 is E(00..00)",
                      prims[pi].name);
-            ct_check_bytes(ks + 16, e0, 16, what, NULL);
+            tu_check_eq(ks + 16, e0, 16, what);
             rijn_aes_key_wipe(&k);
         }
     }
@@ -285,15 +274,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s ctr_f5.json\n", argv[0]);
         return 2;
     }
-    setvbuf(stdout, NULL, _IONBF, 0);
-    backend = ct_backend_gate(SUITE);
+    backend = ct_begin(SUITE);
     def = rijn_impl_default();
     ct_check(def != NULL && strcmp(def, backend) == 0,
              "the shim's key setup uses the RIJN_IMPL backend", def);
-    ct_seed(SUITE);
     run_sizes();
     run_f5(argv[1]);
     run_stream_vs_xor();
     run_wraps();
-    return ct_finish(SUITE);
+    return tu_end();
 }
