@@ -786,8 +786,29 @@ static int fe_mapped(struct file_eng *e, rijn_aes_ctr_ctx *ctx, uint64_t c)
         }
         return 1;
     }
-    if (fe_fill(e, ctx, dst, c) != 0)
+    if (e->in_map == NULL) {
+        /* pread() straight into the mapping; EFAULT means its pages could
+         * not be had after all (e.g. under qemu-user, which ignores
+         * MADV_POPULATE_WRITE): redo the chunk with pwrite(). */
+        size_t got = 0;
+        while (got < len) {
+            ssize_t r = pread(e->in_fd, dst + got, len - got,
+                              (off_t)(e->in_start + c * FCHUNK + got));
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r < 0 && errno == EFAULT)
+                return 1;
+            if (r <= 0)
+                break;
+            got += (size_t)r;
+        }
+        if (got < len)
+            return fe_fill(e, ctx, dst, c) != 0 ? -1 : 1;
+        rijn_aes_ctr_seek(ctx, c * FCHUNK);
+        rijn_aes_ctr_xor(ctx, dst, dst, len);
+    } else if (fe_fill(e, ctx, dst, c) != 0) {
         return -1;
+    }
     add_done(&e->sh, len);
     return 0;
 #else
