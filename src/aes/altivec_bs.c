@@ -3,7 +3,7 @@
  * (PowerPC G4/G5 and later), bitsliced and fixsliced, 8 blocks per batch
  * in 8 x 128-bit vector registers, after Kasper and Schwabe ("Faster and
  * timing-attack resistant AES-GCM", CHES 2009), with a one-block
- * vector-permute path for short runs and for the key schedule.
+ * vector-permute path for short runs and a vector-permute key schedule.
  *
  * Layout. Plane q[j] holds bit j of 128 bytes: byte p (state index
  * 4*column + row) of q[j] has, in its bit b, bit j of byte p of block b.
@@ -33,13 +33,22 @@
  * One-block path, in the manner of Kraszewski's AltiVec AES notes: the
  * 256-byte S-box lives in 16 vector registers and is read with 8 vec_perm
  * (5 index bits) and 7 vec_sel (3 index bits) for 16 bytes at once; no
- * memory lookup. The table is S(x) ^ 0x63 and the path has its own copy of
- * the round keys (not permuted, 0x63 folded in). Runs of at most VP_MAX
- * blocks, and the tail of a long run, take this path and cost only per
- * block (about 37 instructions a round). The key schedules (128, 192,
- * 256) run the FIPS-197 expansion in one or two vector registers with
- * the same tables, read for one word (ks_sub: 8 vec_perm, word merges and
- * one vec_perm instead of the vec_sel tree), fully unrolled.
+ * memory lookup. The table is S(x) ^ 0x63, and the path is fixsliced like
+ * the bitsliced one (input permuted by FIX_k0, MixColumns selectors per
+ * round, no ShiftRows), so both read the same stored round keys. Runs of
+ * at most VP_MAX blocks, and the tail of a long run, take this path and
+ * cost only per block (about 35 instructions a round).
+ *
+ * Key schedule: the FIPS-197 expansion in one or two vector registers,
+ * fully unrolled, on the stored form key ^ 0x63. SubWord is Hamburg's
+ * tower-field S-box for vector permutes ("Accelerating AES with vector
+ * permute instructions", CHES 2009): GF(2^8) as GF(16)^2, a change of
+ * basis by two nibble lookups, the inverse from 16-entry GF(16) tables
+ * whose "infinity" (1/0) is index bit 4, read by vec_perm(table, zero) as
+ * 0, and two output lookups with the affine map: 19 operations, 7 table
+ * registers. Its three spare columns (input 0x63) give exactly the 0x63s
+ * the stored form needs, so a round is about 28 instructions: SubWord,
+ * Rcon, the prefix XOR of the four words, FIX_k and one store.
  *
  * CTR. Round key 0 and counter bytes 0..11 are spread into planes once per
  * call; the eight 32-bit counters live in four byte positions of the
@@ -73,6 +82,7 @@
 extern const rijn_aes_impl rijn_aes_altivec_bs;
 
 typedef __vector unsigned char v8;
+typedef __vector unsigned int v32;
 
 #if defined(__GNUC__)
 #define AB_INLINE static inline __attribute__((always_inline))
@@ -83,65 +93,46 @@ typedef __vector unsigned char v8;
 /* Loops over the 8 planes or blocks must be unrolled, or the state goes
  * through the stack in every round. */
 #define AB_UNROLL _Pragma("GCC unroll 8")
+/* ... and so must the key schedules, up to 14 rounds */
+#define KS_UNROLL _Pragma("GCC unroll 16")
 
 /* Runs of at most this many blocks take the one-block path. */
 #define VP_MAX 4
 
 /* k->rk holds round keys 0..Nr, 16 bytes each, as stored_i =
- * FIX_{(k0+i) mod 4}(rk_i ^ (i ? 0x63 : 0)); k0 = 2, or 0 for AES-192. */
+ * FIX_{(k0+i) mod 4}(rk_i ^ (i ? 0x63 : 0)); k0 = 2, or 0 for AES-192.
+ * Both paths read them. */
 #define K0(rounds) ((rounds) == 12 ? 0u : 2u)
-/* ... and at byte PK_OFF + 16*i the same keys for the one-block path,
- * rk_i ^ (i ? 0x63 : 0), not permuted. */
-#define PK_OFF 256
 
 /* vec_perm selectors; byte p = 4 * column + row, element order. */
-static const v8 perm_r1[4] = { /* row r+1, column x+k */
-    {1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12},
-    {5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12, 1, 2, 3, 0},
-    {9, 10, 11, 8, 13, 14, 15, 12, 1, 2, 3, 0, 5, 6, 7, 4},
-    {13, 14, 15, 12, 1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8},
-};
-static const v8 perm_r2[2] = { /* row r+2, column x+2k (k even, odd) */
-    {2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13},
-    {10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5},
-};
+#define R1_0 {1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12}
+#define R1_1 {5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12, 1, 2, 3, 0}
+#define R1_2 {9, 10, 11, 8, 13, 14, 15, 12, 1, 2, 3, 0, 5, 6, 7, 4}
+#define R1_3 {13, 14, 15, 12, 1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8}
+#define R2_0 {2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13}
+#define R2_1 {10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5}
+/* row r+1, column x+k; row r+2, column x+2k (k even, odd) */
+static const v8 perm_r1[4] = {R1_0, R1_1, R1_2, R1_3};
+static const v8 perm_r2[2] = {R2_0, R2_1};
+/* perm_r1[k], perm_r2[k & 1] for k = 1, 2, 3, 0, 1, ...: the selectors of
+ * round r at entry 2 * (r - 1 + k0) (one-block path, up to 13 rounds from
+ * k0 = 2) */
+#define SEL4 R1_1, R2_1, R1_2, R2_0, R1_3, R2_1, R1_0, R2_0
+static const v8 sel_tab[30] = {SEL4, SEL4, SEL4, R1_1, R2_1, R1_2, R2_0,
+                               R1_3, R2_1};
+#undef SEL4
+#undef R1_0
+#undef R1_1
+#undef R1_2
+#undef R1_3
+#undef R2_0
+#undef R2_1
 static const v8 perm_fix[4] = { /* stored key (r,x) = rk(r, x - k*r) */
     {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
     {0, 13, 10, 7, 4, 1, 14, 11, 8, 5, 2, 15, 12, 9, 6, 3},
     {0, 9, 2, 11, 4, 13, 6, 15, 8, 1, 10, 3, 12, 5, 14, 7},
     {0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 12, 1, 6, 11},
 };
-/* ShiftRows; ShiftRows then row r+1; row r+2 (one-block path) */
-static const v8 perm_sr =
-    {0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 12, 1, 6, 11};
-static const v8 perm_r1sr =
-    {5, 10, 15, 0, 9, 14, 3, 4, 13, 2, 7, 8, 1, 6, 11, 12};
-static const v8 perm_rot2 =
-    {2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13};
-/* RotWord(w3) and w3 in every column; words shifted up by one and two
- * columns */
-static const v8 perm_rotb =
-    {13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12};
-static const v8 perm_bc3 =
-    {12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15};
-static const v8 perm_rotw1 = /* RotWord(w1) in every column (AES-192) */
-    {5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7, 4};
-static const v8 perm_lo_lo = /* low half of a, low half of b */
-    {0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23};
-static const v8 perm_hi_lo = /* high half of a, low half of b */
-    {8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23};
-static const v8 perm_sh1 =
-    {16, 16, 16, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
-static const v8 perm_sh2 =
-    {16, 16, 16, 16, 16, 16, 16, 16, 0, 1, 2, 3, 4, 5, 6, 7};
-/* Rcon in row 0, and the 0x63 the S-box table leaves out, per round */
-#define RC(x) {(x) ^ 0x63, 0x63, 0x63, 0x63, (x) ^ 0x63, 0x63, 0x63, 0x63,     \
-               (x) ^ 0x63, 0x63, 0x63, 0x63, (x) ^ 0x63, 0x63, 0x63, 0x63}
-static const v8 rcon_tab[10] = {
-    RC(0x01), RC(0x02), RC(0x04), RC(0x08), RC(0x10),
-    RC(0x20), RC(0x40), RC(0x80), RC(0x1b), RC(0x36),
-};
-#undef RC
 /* The counter bytes 15, 14, 13, 12 sit at byte positions 15, 14, 13, 12
  * (k0 = 0) or 7, 14, 5, 12 (k0 = 2). carry_init: bit 3 of byte 15 (+8)
  * in all 8 blocks; carry_move: the carry from one counter byte to the
@@ -173,8 +164,6 @@ static const v8 c55 = {0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55,
                        0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55};
 static const v8 c33 = {0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33,
                        0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33};
-static const v8 c63 = {0x63, 0x63, 0x63, 0x63, 0x63, 0x63, 0x63, 0x63,
-                       0x63, 0x63, 0x63, 0x63, 0x63, 0x63, 0x63, 0x63};
 /* xtime after a rotation by 1: 0x1a at odd indices (bit 0 = old bit 7) */
 static const v8 xtime_tab = {0, 0x1a, 0, 0x1a, 0, 0x1a, 0, 0x1a,
                              0, 0x1a, 0, 0x1a, 0, 0x1a, 0, 0x1a};
@@ -247,35 +236,34 @@ AB_INLINE v8 sub_bytes(const sbox_regs *s, v8 x)
 }
 
 /*
- * One block with the one-block round keys pk (PK_OFF: not fixsliced, 0x63
- * folded in). Constant selectors (ShiftRows, ShiftRows + row r+1, row
- * r+2) stay in registers next to the 16 S-box registers; one copy of
+ * One block, fixsliced like the bitsliced path: the input is permuted by
+ * FIX_k0 and the round keys are the stored ones, so a round is SubBytes
+ * and MixColumns with the selectors for its k (sel: perm_r1[k],
+ * perm_r2[k & 1] for each round in turn), no ShiftRows. One copy of
  * SubBytes serves all rounds (the last one leaves the loop before
- * MixColumns), so the tables keep their registers.
+ * MixColumns), so the 16 tables keep their registers.
  */
-AB_INLINE v8 encrypt1(const sbox_regs *s, v8 x, const unsigned char *pk,
-                      unsigned rounds)
+AB_INLINE v8 encrypt1(const sbox_regs *s, v8 x, const unsigned char *rk,
+                      const v8 *sel, unsigned rounds)
 {
     const v8 one = vec_splat_u8(1), x1a = xtime_tab;
-    const v8 psr = perm_sr, pr1 = perm_r1sr, pr2 = perm_rot2;
-    const unsigned char *end = pk + 16 * rounds;
-    v8 a;
+    const unsigned char *end = rk + 16 * rounds;
 
-    x ^= vec_ld(0, pk);
+    x ^= vec_ld(0, rk);
     for (;;) {
         v8 r1, t;
-        pk += 16;
+        rk += 16;
         x = sub_bytes(s, x);
-        a = vec_perm(x, x, psr);
-        if (pk == end)
+        if (rk == end)
             break;
-        r1 = vec_perm(x, x, pr1);
-        t = a ^ r1;
+        r1 = vec_perm(x, x, sel[0]);
+        t = x ^ r1;
         x = vec_rl(t, one); /* xtime: rotate, then 0x1a where bit 0 is set */
-        x = x ^ vec_perm(x1a, x1a, x) ^ r1 ^ vec_perm(t, t, pr2) ^
-            vec_ld(0, pk);
+        x = x ^ vec_perm(x1a, x1a, x) ^ r1 ^ vec_perm(t, t, sel[1]) ^
+            vec_ld(0, rk);
+        sel += 2;
     }
-    return a ^ vec_ld(0, pk);
+    return x ^ vec_ld(0, rk);
 }
 
 /* ------------------------------------------------------------------------
@@ -440,250 +428,404 @@ AB_INLINE void xor_out(uint8_t *out, const uint8_t *in, const v8 *v, v8 last,
  * --------------------------------------------------------------------- */
 
 /*
- * SubWord for the key schedules: x holds one word in all four columns
- * (byte 4g+j = x_j), the result is S(x_j) ^ 0x63 in every column. Only
- * 4 distinct lookups are needed, so instead of the 7 vec_sel of sub_bytes
- * (and the 5 operations for their masks), the 8 32-entry lookups (every
- * column of each the same) are merged word-wise, lookup g (or 4+g) into
- * column g, and one vec_perm picks column x_j >> 5 for every byte:
- * 17 operations, no mask registers.
+ * The expansion runs on the stored form s = key ^ 0x63 (every byte), so a
+ * new round key is stored as computed. With P the prefix XOR over the
+ * four words (w_j ^= w_{j-1} ^ ... ^ w_0) and
+ * T = (S(x) ^ Rcon, 0x63, 0x63, 0x63) (words; x = the SubWord input),
+ * P(s ^ T) = P(s) ^ (S(x) ^ Rcon in every word) ^ (0, 0x63, 0, 0x63) is
+ * the next s: the broadcast of SubWord and the 0x63s that the prefix of
+ * the stored form needs both come from one XOR with T. The words 1..3 of
+ * T are S(0x00) = 0x63, so one vec_perm builds x from (Rot)Word in column
+ * 0 and the stored-form byte 0x63 elsewhere.
+ *
+ * SubWord (ks_sbox), after Hamburg (CHES 2009): GF(2^8) = GF(16)[t] with
+ * t^2 + t = mu (mu = 0x0c in AES's field, t = 0xae); x = i*t + m with i, m
+ * in GF(16), and k = a*m, a = 1/mu. With j = i + k and N = x * x^16,
+ *   io = 1/(1/i + a/k) + j = a N / (i + m),
+ *   jo = 1/(1/j + a/k) + i = a N / (i + (1 + a) m),
+ * and 1/x = (1/io) ((a + 1) t + a) + (1/jo) t is GF(2)-linear in 1/io and
+ * 1/jo: two 16-entry tables give the S-box output, its affine map folded
+ * in. GF(16) elements are nibbles (basis 0x01, 0x0c, 0x50, 0xb0 of the
+ * subfield). 1/0 and a/0 are "infinity", the flag 0x10: a sum keeps it,
+ * and a lookup whose index may carry it reads vec_perm(table, zero), whose
+ * zero half gives 1/inf = 0 (vec_perm(o1, 0x63) for the output table that
+ * holds the S-box constant); every other index is a clean nibble or reads
+ * a duplicated table (vec_perm(T, T, x) ignores bits 4..7 of x). The
+ * change of basis (i, k of z ^ 0x63) is two nibble lookups. 19 operations
+ * on 16 bytes, 7 table registers; the tables were generated for this file
+ * and checked, with this sequence of lookups, against the FIPS-197 S-box
+ * for all 256 inputs (entry 0 of o1 and o2 is never read).
  */
-static const v8 ks_row = /* byte index within the column */
-    {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3};
-/* Rcon 0x01 and 0x1b in row 0 of every column (the others double) */
-static const v8 ks_rc1 = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
-static const v8 ks_rc9 =
-    {0x1b, 0, 0, 0, 0x1b, 0, 0, 0, 0x1b, 0, 0, 0, 0x1b, 0, 0, 0};
+enum {
+    KS_IPL, KS_IPH, KS_AK, KS_INV, KS_O1, KS_O2, KS_C63, KS_FIX1,
+    KS_ROT, KS_RC1, KS_RC9, KS_ROTW1, KS_LO_LO, KS_FIX2, KS_FIX3, KS_N
+};
+static const v8 ksc[KS_N] = {
+    /* KS_IPL, KS_IPH: low / high nibble of z -> (i, k) of z ^ 0x63 */
+    {0x88, 0x80, 0xee, 0xe6, 0x4a, 0x42, 0x2c, 0x24,
+     0x4b, 0x43, 0x2d, 0x25, 0x89, 0x81, 0xef, 0xe7},
+    {0x00, 0x78, 0x9c, 0xe4, 0x7a, 0x02, 0xe6, 0x9e,
+     0xeb, 0x93, 0x77, 0x0f, 0x91, 0xe9, 0x0d, 0x75},
+    /* KS_AK, KS_INV: z -> a/z, 1/z in GF(16); 0x10: infinity */
+    {0x10, 0x08, 0x0f, 0x05, 0x04, 0x03, 0x0a, 0x0c,
+     0x01, 0x0d, 0x06, 0x0e, 0x07, 0x09, 0x0b, 0x02},
+    {0x10, 0x01, 0x08, 0x0d, 0x0f, 0x06, 0x05, 0x0e,
+     0x02, 0x0c, 0x0b, 0x0a, 0x09, 0x03, 0x07, 0x04},
+    /* KS_O1, KS_O2: io, jo -> S-box output (KS_O1 holds the 0x63) */
+    {0x63, 0x32, 0xbd, 0x50, 0xf1, 0x7e, 0x8e, 0xa0,
+     0xc2, 0x01, 0x4d, 0x1c, 0xec, 0x93, 0x2f, 0xdf},
+    {0x00, 0xd6, 0x1a, 0x9c, 0xf4, 0x38, 0x86, 0x22,
+     0x68, 0x4a, 0xa4, 0x72, 0xcc, 0xbe, 0xee, 0x50},
+    /* KS_C63 */
+    {0x63, 0x63, 0x63, 0x63, 0x63, 0x63, 0x63, 0x63,
+     0x63, 0x63, 0x63, 0x63, 0x63, 0x63, 0x63, 0x63},
+    /* KS_FIX1: perm_fix[1] */
+    {0, 13, 10, 7, 4, 1, 14, 11, 8, 5, 2, 15, 12, 9, 6, 3},
+    /* KS_ROT: SubWord input RotWord(w3) in column 0, and index 16 (0x63)
+     * elsewhere */
+    {13, 14, 15, 12, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16},
+    /* KS_RC1, KS_RC9: Rcon 0x01, 0x1b in byte 0 */
+    {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {0x1b, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    /* AES-192: KS_ROTW1 (RotWord(w1), as KS_ROT), KS_LO_LO (low halves
+     * of a and b) */
+    {5, 6, 7, 4, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16},
+    {0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23},
+    /* KS_FIX2, KS_FIX3: perm_fix[2], perm_fix[3] (AES-192) */
+    {0, 9, 2, 11, 4, 13, 6, 15, 8, 1, 10, 3, 12, 5, 14, 7},
+    {0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 12, 1, 6, 11},
+};
 
-typedef __vector unsigned int v32;
-
-/* column g of the result: column 0 of a, b, a, b */
-#define KS_MERGE(a, b) ((v8)vec_mergeh((v32)(a), (v32)(b)))
-
-/* words shifted up by n columns, zeros shifted in (vec_sld works on the
- * register, not on element order) */
-#if defined(__LITTLE_ENDIAN__)
-#define KS_UP(v, z, n) vec_sld((v), (z), 4 * (n))
-#else
-#define KS_UP(v, z, n) vec_sld((z), (v), 16 - 4 * (n))
-#endif
-
-/* Keeps a value computed in a register (no constant-pool load for each
- * doubled Rcon). */
+/* Keeps a value in a register: the compiler neither folds it into a
+ * constant-pool load nor rewrites base + index addresses. */
 #if defined(__GNUC__)
-#define KS_OPAQUE(v) __asm__("" : "+v"(v))
-#define KS_OPAQUE_PTR(p) __asm__("" : "+r"(p))
+#define KS_REG(x) __asm__("" : "+b"(x))
+#define KS_VREG(x) __asm__("" : "+v"(x))
 #else
-#define KS_OPAQUE(v) ((void)0)
-#define KS_OPAQUE_PTR(p) ((void)0)
+#define KS_REG(x) ((void)0)
+#define KS_VREG(x) ((void)0)
 #endif
 
-typedef struct {
-    sbox_regs s;
-    v8 row;
-} ks_regs;
-
-AB_INLINE void ks_load(ks_regs *r)
+/*
+ * The address of ksc. 32-bit SysV PIC: computed from the program counter
+ * (bcl 20,31 is the form that leaves the return-address predictor
+ * alone), so that the key schedules need neither the GOT pointer nor a
+ * stack frame to save it in; elsewhere the compiler's own access.
+ */
+AB_INLINE const unsigned char *ks_const_base(void)
 {
-    sbox_load(&r->s);
-    r->row = ks_row;
-}
+#if defined(__GNUC__) && !defined(__clang__) && defined(__PIC__) &&           \
+    !defined(__powerpc64__) && defined(__ELF__)
+    const unsigned char *p;
+    unsigned long lr;
 
-AB_INLINE v8 ks_sub(const ks_regs *r, v8 x)
-{
-    const v8 *t = r->s.t;
-    v8 m0, m1, idx;
+    __asm__("mflr %1\n\t"
+            "bcl 20,31,1f\n"
+            "1:\tmflr %0\n\t"
+            "mtlr %1\n\t"
+            "addis %0,%0,%2-1b@ha\n\t"
+            "addi %0,%0,%2-1b@l"
+            : "=&b"(p), "=&r"(lr)
+            : "s"(ksc));
+    return p;
+#else
+    const unsigned char *p = (const unsigned char *)ksc;
 
-    m0 = KS_MERGE(KS_MERGE(vec_perm(t[0], t[1], x), vec_perm(t[4], t[5], x)),
-                  KS_MERGE(vec_perm(t[2], t[3], x), vec_perm(t[6], t[7], x)));
-    m1 = KS_MERGE(
-        KS_MERGE(vec_perm(t[8], t[9], x), vec_perm(t[12], t[13], x)),
-        KS_MERGE(vec_perm(t[10], t[11], x), vec_perm(t[14], t[15], x)));
-    /* 4 * (x_j >> 5) + j: bits 2..4 from x >> 3, bits 0..1 from row */
-    idx = vec_sel(r->row, vec_sr(x, vec_splat_u8(3)), (v8)vec_splat_s8(-4));
-    return vec_perm(m0, m1, idx);
-}
-
-/* w_j ^= w_{j-1} ^ ... ^ w_0 in the four columns */
-AB_INLINE v8 ks_prefix(v8 v)
-{
-    const v8 zero = vec_splat_u8(0);
-
-    v ^= KS_UP(v, zero, 1);
-    return v ^ KS_UP(v, zero, 2);
-}
-
-/* Store round key i (stored form t: 0x63 folded in) in both layouts. */
-AB_INLINE void ks_store(unsigned char *rk, v8 t, unsigned i, unsigned k0)
-{
-    vec_st(t, (int)(PK_OFF + 16 * i), rk);
-    if (((k0 + i) & 3) != 0)
-        vec_st(vec_perm(t, t, perm_fix[(k0 + i) & 3]), (int)(16 * i), rk);
-    else
-        vec_st(t, (int)(16 * i), rk);
-}
-
-/* One AES-128 round: v = round key i-1 (true bytes), rc = Rcon i in row
- * 0; stores round key i in both layouts at *rk (advanced to the next key:
- * one address update for the two stores) and returns it (true bytes). */
-AB_INLINE v8 ks128_round(unsigned char **rk, const ks_regs *r, v8 v, v8 rc,
-                         v8 rotb, v8 c, unsigned i)
-{
-    v8 t = ks_sub(r, vec_perm(v, v, rotb));
-    unsigned char *p = *rk + 16;
-
-    KS_OPAQUE_PTR(p);
-    t ^= ks_prefix(v) ^ rc; /* round key i ^ 0x63: the stored form */
-    ks_store(p, t, 0, (2 + i) & 3);
-    *rk = p;
-    return t ^ c;
-}
-
-/* AES-128: the whole expansion in one register. */
-__attribute__((noinline)) static void setkey128(unsigned char *rk,
-                                                const uint8_t *key)
-{
-    const v8 c = c63, rotb = perm_rotb;
-    RIJN_ALIGN(16) uint8_t buf[16];
-    ks_regs r;
-    v8 v, rc;
-    unsigned i;
-
-    ks_load(&r);
-    memcpy(buf, key, 16);
-    v = vec_ld(0, buf);
-    rijn_burn(buf, sizeof buf);
-    ks_store(rk, v, 0, 2);
-    rc = ks_rc1;
-    AB_UNROLL
-    for (i = 1; i <= 8; i++) {
-        v = ks128_round(&rk, &r, v, rc, rotb, c, i);
-        rc = vec_add(rc, rc);
-        KS_OPAQUE(rc);
-    }
-    rc = ks_rc9;
-    v = ks128_round(&rk, &r, v, rc, rotb, c, 9);
-    rc = vec_add(rc, rc);
-    (void)ks128_round(&rk, &r, v, rc, rotb, c, 10);
-}
-
-/* AES-256, rounds i (even) and i+1: a, b = round keys i-2, i-1 (true
- * bytes); stores round keys i and i+1 at *rk + 16, *rk + 32. */
-AB_INLINE void ks256_pair(unsigned char **rk, const ks_regs *r, v8 *a, v8 *b,
-                          v8 rc, v8 rotb, v8 bc3, v8 c, unsigned i, int last)
-{
-    unsigned char *p = *rk + 16;
-    v8 t;
-
-    KS_OPAQUE_PTR(p);
-    /* SubWord(RotWord(w[i-1])) ^ Rcon */
-    t = ks_sub(r, vec_perm(*b, *b, rotb)) ^ ks_prefix(*a) ^ rc;
-    ks_store(p, t, 0, (2 + i) & 3);
-    *a = t ^ c;
-    if (last) {
-        *rk = p;
-        return;
-    }
-    p += 16;
-    KS_OPAQUE_PTR(p);
-    /* SubWord(w[i-1]) */
-    t = ks_sub(r, vec_perm(*a, *a, bc3)) ^ ks_prefix(*b);
-    ks_store(p, t, 0, (3 + i) & 3);
-    *b = t ^ c;
-    *rk = p;
-}
-
-/* AES-256: the expansion in two registers (round keys 2i and 2i+1). */
-__attribute__((noinline)) static void setkey256(unsigned char *rk,
-                                                const uint8_t *key)
-{
-    const v8 c = c63, rotb = perm_rotb, bc3 = perm_bc3;
-    RIJN_ALIGN(16) uint8_t buf[32];
-    ks_regs r;
-    v8 a, b, rc;
-    unsigned i;
-
-    ks_load(&r);
-    memcpy(buf, key, 32);
-    a = vec_ld(0, buf);
-    b = vec_ld(16, buf);
-    rijn_burn(buf, sizeof buf);
-    ks_store(rk, a, 0, 2);
-    rk += 16;
-    ks_store(rk, b ^ c, 0, 3);
-    rc = ks_rc1;
-    AB_UNROLL
-    for (i = 2; i <= 12; i += 2) {
-        ks256_pair(&rk, &r, &a, &b, rc, rotb, bc3, c, i, 0);
-        rc = vec_add(rc, rc);
-        KS_OPAQUE(rc);
-    }
-    ks256_pair(&rk, &r, &a, &b, rc, rotb, bc3, c, 14, 1);
-}
-
-/* Store round key i (0x63 folded in for i > 0) in both layouts. */
-AB_INLINE void store_key(unsigned char *rk, v8 v, unsigned i, unsigned k0)
-{
-    if (i > 0)
-        v ^= c63;
-    vec_st(v, (int)(PK_OFF + 16 * i), rk);
-    vec_st(vec_perm(v, v, perm_fix[(k0 + i) & 3]), (int)(16 * i), rk);
+    KS_REG(p);
+    return p;
+#endif
 }
 
 /*
- * AES-192: step s holds words w[6s..6s+3] in a and w[6s+4..6s+5] in the
- * low half of b. Round keys 3m, 3m+1, 3m+2 are a_2m, (low b_2m, low
- * a_2m+1) and (high a_2m+1, low b_2m+1).
+ * Addressing: lvx and stvx take (base + index) registers only, so vector
+ * n of ksc and round key i are reached from a base every 64 bytes and
+ * the index registers 16, 32, 48 (or none): one instruction per load or
+ * store and a few to set up, instead of two each.
+ */
+typedef struct {
+    const unsigned char *c[(KS_N + 3) / 4]; /* ksc + 64 m */
+    unsigned char *k[4];                    /* rk + 64 m */
+    int o[4];                               /* o[n] = 16 n, n = 1..3 */
+} ks_addr;
+
+AB_INLINE void ks_addr_init(ks_addr *w, unsigned char *rk, unsigned nc,
+                            unsigned nk)
+{
+    const unsigned char *c = ks_const_base();
+    unsigned m;
+
+    w->o[0] = 0;
+    w->o[1] = 16;
+    w->o[2] = 32;
+    w->o[3] = 48;
+    KS_REG(w->o[1]);
+    KS_REG(w->o[2]);
+    KS_REG(w->o[3]);
+    for (m = 0; m < (KS_N + 3) / 4; m++) {
+        w->c[m] = c + 64 * m;
+        if (m > 0 && 4 * m < nc)
+            KS_REG(w->c[m]);
+    }
+    for (m = 0; m < 4; m++) {
+        w->k[m] = rk + 64 * m;
+        if (m > 0 && 4 * m < nk)
+            KS_REG(w->k[m]);
+    }
+}
+
+/* ksc[n] */
+AB_INLINE v8 ks_c(const ks_addr *w, unsigned n)
+{
+    return (n & 3) != 0 ? vec_ld(w->o[n & 3], w->c[n >> 2])
+                        : vec_ld(0, w->c[n >> 2]);
+}
+
+/* round key i */
+AB_INLINE void ks_st(const ks_addr *w, v8 v, unsigned i)
+{
+    if ((i & 3) != 0)
+        vec_st(v, w->o[i & 3], w->k[i >> 2]);
+    else
+        vec_st(v, 0, w->k[i >> 2]);
+}
+
+/* bytes n..n+15 of (a, b), in element order (vec_sld works on the
+ * register, not on element order); words shifted up by n columns, with
+ * the top words of z shifted in */
+#if defined(__LITTLE_ENDIAN__)
+#define KS_SLD(a, b, n) vec_sld((b), (a), 16 - (n))
+#else
+#define KS_SLD(a, b, n) vec_sld((a), (b), (n))
+#endif
+#define KS_UP(v, z, n) KS_SLD((z), (v), 16 - 4 * (n))
+
+typedef struct {
+    v8 ipl, iph, ak, inv, o1, o2, c63, zero, n4, m0f;
+} ks_regs;
+
+AB_INLINE void ks_load(ks_regs *r, const ks_addr *w)
+{
+    r->ipl = ks_c(w, KS_IPL);
+    r->iph = ks_c(w, KS_IPH);
+    r->ak = ks_c(w, KS_AK);
+    r->inv = ks_c(w, KS_INV);
+    r->o1 = ks_c(w, KS_O1);
+    r->o2 = ks_c(w, KS_O2);
+    r->c63 = ks_c(w, KS_C63);
+    r->zero = vec_splat_u8(0);
+    r->n4 = vec_splat_u8(4);
+    r->m0f = vec_splat_u8(15);
+}
+
+/* perm_fix[1..3] in registers (fix[0] unused): FIX_1 applied twice and
+ * three times */
+AB_INLINE void ks_load_fix(v8 fix[4], const ks_addr *w)
+{
+    fix[0] = fix[1] = ks_c(w, KS_FIX1);
+    fix[2] = vec_perm(fix[1], fix[1], fix[1]);
+    fix[3] = vec_perm(fix[2], fix[2], fix[1]);
+}
+
+/* S(z ^ 0x63) in every byte */
+AB_INLINE v8 ks_sbox(const ks_regs *r, v8 z)
+{
+    v8 y, i, k, j, ak, iak, jak, io, jo;
+
+    y = vec_perm(r->ipl, r->ipl, z) ^
+        vec_perm(r->iph, r->iph, vec_sr(z, r->n4));
+    i = vec_sr(y, r->n4);
+    k = y & r->m0f;
+    j = i ^ k;
+    ak = vec_perm(r->ak, r->ak, k);
+    iak = vec_perm(r->inv, r->inv, i) ^ ak;
+    jak = vec_perm(r->inv, r->inv, j) ^ ak;
+    io = vec_perm(r->inv, r->zero, iak) ^ j;
+    jo = vec_perm(r->inv, r->zero, jak) ^ i;
+    return vec_perm(r->o1, r->c63, io) ^ vec_perm(r->o2, r->zero, jo);
+}
+
+/* the next stored-form key from s and T (see above): P(s ^ t) */
+AB_INLINE v8 ks_next(const ks_regs *r, v8 s, v8 t)
+{
+    s ^= t;
+    s ^= KS_UP(s, r->zero, 1);
+    return s ^ KS_UP(s, r->zero, 2);
+}
+
+/* Store round key i (stored form s); k = (k0 + i) mod 4. The FIX_k
+ * selectors are in registers (fix) or, with fix == NULL, loaded. */
+AB_INLINE void ks_put(const ks_addr *w, const v8 *fix, v8 s, unsigned i,
+                      unsigned k)
+{
+    if (k != 0)
+        s = vec_perm(s, s,
+                     fix != NULL ? fix[k]
+                     : ks_c(w, k == 1 ? KS_FIX1 : KS_FIX2 + k - 2));
+    ks_st(w, s, i);
+}
+
+/* Word 3 of v in every column: vspltw (GCC 12 sends vec_splat of a word
+ * of a vector register through memory when compiling for 32-bit). */
+AB_INLINE v8 ks_bcast3(v8 v)
+{
+    v32 r = (v32)v;
+
+#if defined(__GNUC__) && defined(__LITTLE_ENDIAN__)
+    __asm__("vspltw %0,%1,0" : "=v"(r) : "v"(r));
+#elif defined(__GNUC__)
+    __asm__("vspltw %0,%1,3" : "=v"(r) : "v"(r));
+#else
+    r = vec_splat(r, 3);
+#endif
+    return (v8)r;
+}
+
+/* Rcon: doubled in its register (not a constant load per round) */
+AB_INLINE v8 ks_rc_next(v8 rc)
+{
+    rc = vec_add(rc, rc);
+    KS_VREG(rc);
+    return rc;
+}
+
+/* The key into a (bytes 0..15) and b (16..31; for 24 bytes, 16..23 and
+ * junk). key is 16-byte aligned (bs_setkey), and exactly n bytes are
+ * read unless key is rk itself. */
+AB_INLINE void ks_load_key(const uint8_t *key, size_t n, v8 *a, v8 *b)
+{
+    *a = vec_ld(0, key);
+    *b = n > 16 ? vec_ld(16, key) : *a;
+}
+
+/* AES-128 (k0 = 2): the whole expansion in one register. */
+__attribute__((noinline)) static void setkey128(unsigned char *rk,
+                                                const uint8_t *key)
+{
+    ks_addr w;
+    ks_regs r;
+    v8 fix[4], k, s, rc, rot, t;
+    unsigned i;
+
+    ks_addr_init(&w, rk, KS_RC9 + 1, 11);
+    ks_load(&r, &w);
+    ks_load_fix(fix, &w);
+    rot = ks_c(&w, KS_ROT);
+    ks_load_key(key, 16, &k, &s);
+    ks_put(&w, fix, k, 0, 2);
+    s = k ^ r.c63;
+    rc = ks_c(&w, KS_RC1);
+    KS_UNROLL
+    for (i = 1; i <= 10; i++) {
+        t = ks_sbox(&r, vec_perm(s, r.c63, rot)) ^ rc;
+        s = ks_next(&r, s, t);
+        ks_put(&w, fix, s, i, (2 + i) & 3);
+        rc = i == 8 ? ks_c(&w, KS_RC9) : ks_rc_next(rc);
+    }
+}
+
+/* AES-256 (k0 = 2): round keys 2i and 2i+1 in two registers. */
+__attribute__((noinline)) static void setkey256(unsigned char *rk,
+                                                const uint8_t *key)
+{
+    ks_addr w;
+    ks_regs r;
+    v8 fix[4], a, b, rc, rot, t;
+    unsigned i;
+
+    ks_addr_init(&w, rk, KS_RC1 + 1, 15);
+    ks_load(&r, &w);
+    ks_load_fix(fix, &w);
+    rot = ks_c(&w, KS_ROT);
+    ks_load_key(key, 32, &a, &b);
+    ks_put(&w, fix, a, 0, 2);
+    a ^= r.c63;
+    b ^= r.c63;
+    ks_put(&w, fix, b, 1, 3);
+    rc = ks_c(&w, KS_RC1);
+    KS_UNROLL
+    for (i = 2; i <= 14; i += 2) {
+        /* SubWord(RotWord(w[4i-1])) ^ Rcon */
+        t = ks_sbox(&r, vec_perm(b, r.c63, rot)) ^ rc;
+        a = ks_next(&r, a, t);
+        ks_put(&w, fix, a, i, (2 + i) & 3);
+        if (i == 14)
+            break;
+        /* SubWord(w[4i+3]) */
+        t = ks_sbox(&r, KS_SLD(a, r.c63, 12));
+        b = ks_next(&r, b, t);
+        ks_put(&w, fix, b, i + 1, (3 + i) & 3);
+        rc = ks_rc_next(rc);
+    }
+}
+
+/*
+ * AES-192 (k0 = 0): step s holds words w[6s..6s+3] in a and w[6s+4..6s+5]
+ * in the low half of b (stored form). Round keys 3m, 3m+1, 3m+2 are
+ * a_2m, (low b_2m, low a_2m+1) and (high a_2m+1, low b_2m+1). In stored
+ * form, w[6s+10] = w[6s+4] ^ w[6s+9] ^ 0x63 and w[6s+11] = w[6s+5] ^
+ * w[6s+4] ^ w[6s+9]: 0x63 shifted in below w[6s+4].
  */
 __attribute__((noinline)) static void setkey192(unsigned char *rk,
                                                 const uint8_t *key)
 {
-    const v8 zero = vec_splat_u8(0);
-    RIJN_ALIGN(16) uint8_t buf[32];
+    ks_addr w;
     ks_regs r;
-    v8 a, b, an, bn, t;
+    v8 a, b, an, bn, rc, rotw1, lo_lo, t;
     unsigned step, i = 0;
 
-    ks_load(&r);
-    memset(buf, 0, sizeof buf);
-    memcpy(buf, key, 24);
-    a = vec_ld(0, buf);
-    b = vec_ld(16, buf);
-    rijn_burn(buf, sizeof buf);
-    AB_UNROLL
+    ks_addr_init(&w, rk, KS_N, 13);
+    ks_load(&r, &w);
+    rotw1 = ks_c(&w, KS_ROTW1);
+    lo_lo = ks_c(&w, KS_LO_LO);
+    ks_load_key(key, 24, &a, &b);
+    ks_put(&w, NULL, a, 0, 0);
+    a ^= r.c63;
+    b ^= r.c63;
+    rc = ks_c(&w, KS_RC1);
+    KS_UNROLL
     for (step = 0; step < 8; step++) {
-        if ((step & 1) == 0)
-            store_key(rk, a, i, 0);
+        if ((step & 1) == 0 && step > 0)
+            ks_put(&w, NULL, a, i, i & 3);
         /* w[6s+6] = w[6s] ^ SubWord(RotWord(w[6s+5])) ^ Rcon, and chains */
-        t = ks_sub(&r, vec_perm(b, b, perm_rotw1)) ^ rcon_tab[step];
-        an = a ^ vec_perm(a, zero, perm_sh1);
-        an ^= vec_perm(an, zero, perm_sh2);
-        an ^= t;
-        bn = b ^ vec_perm(b, zero, perm_sh1);
-        bn ^= vec_perm(an, an, perm_bc3);
+        t = ks_sbox(&r, vec_perm(b, r.c63, rotw1)) ^ rc;
+        rc = ks_rc_next(rc);
+        an = ks_next(&r, a, t);
+        bn = b ^ KS_UP(b, r.c63, 1) ^ ks_bcast3(an);
         if ((step & 1) == 0) {
-            store_key(rk, vec_perm(b, an, perm_lo_lo), i + 1, 0);
+            ks_put(&w, NULL, vec_perm(b, an, lo_lo), i + 1, (i + 1) & 3);
             i += 2;
         } else {
-            store_key(rk, vec_perm(a, b, perm_hi_lo), i, 0);
+            ks_put(&w, NULL, KS_SLD(a, b, 8), i, i & 3);
             i += 1;
         }
         a = an;
         b = bn;
     }
-    store_key(rk, a, 12, 0);
+    ks_put(&w, NULL, a, 12, 0);
 }
 
+/* An unaligned key (and a 24-byte one, which an aligned 32-byte load
+ * would read past) is copied into rk first, where round keys 0 and 1
+ * overwrite it: the key schedules load it with aligned vector loads and
+ * need no stack frame. */
 static void bs_setkey(rijn_aes_key *k, const uint8_t *key, size_t key_len)
 {
     unsigned char *rk = (unsigned char *)k->rk;
 
-    if (key_len == 16)
+    if (key_len == 16 && IS_ALIGNED16(key)) {
         setkey128(rk, key);
-    else if (key_len == 24)
-        setkey192(rk, key);
-    else
+    } else if (key_len == 16) {
+        memcpy(rk, key, 16);
+        setkey128(rk, rk);
+    } else if (key_len == 24) {
+        memcpy(rk, key, 24);
+        setkey192(rk, rk);
+    } else if (IS_ALIGNED16(key)) {
         setkey256(rk, key);
+    } else {
+        memcpy(rk, key, 32);
+        setkey256(rk, rk);
+    }
 }
 
 /* ------------------------------------------------------------------------
@@ -697,6 +839,7 @@ static void vp_blocks(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
     const unsigned char *rk = (const unsigned char *)k->rk;
     const unsigned rounds = k->rounds;
     const int direct = IS_ALIGNED16(in) && IS_ALIGNED16(out);
+    const v8 pf = perm_fix[K0(rounds)], *sel = sel_tab + 2 * K0(rounds);
     RIJN_ALIGN(16) uint8_t cb[16], buf[16];
     sbox_regs s;
     size_t i;
@@ -718,7 +861,7 @@ static void vp_blocks(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
         } else {
             x = d;
         }
-        x = encrypt1(&s, x, rk + PK_OFF, rounds);
+        x = encrypt1(&s, vec_perm(x, x, pf), rk, sel, rounds);
         if (ctr != NULL)
             x ^= d;
         if (direct) {
