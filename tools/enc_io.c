@@ -717,9 +717,12 @@ static void populate(const unsigned char *p, size_t len, long page)
 #endif
 }
 
-/* dst = chunk c of the input, encrypted. 0, or -1 (reported). */
+/* dst = chunk c of the input, encrypted. 0, or -1 (reported); with
+ * soft_efault, 1 (not reported) when pread() gets EFAULT: dst is a mapping
+ * of the output whose pages could not be had after all (e.g. under
+ * qemu-user, which ignores MADV_POPULATE_WRITE). */
 static int fe_fill(struct file_eng *e, rijn_aes_ctr_ctx *ctx,
-                   unsigned char *dst, uint64_t c)
+                   unsigned char *dst, uint64_t c, int soft_efault)
 {
     uint64_t pos = c * FCHUNK;
     size_t len = fe_len(e, c), got = 0;
@@ -735,6 +738,8 @@ static int fe_fill(struct file_eng *e, rijn_aes_ctr_ctx *ctx,
                           (off_t)(e->in_start + pos + got));
         if (r < 0 && errno == EINTR)
             continue;
+        if (r < 0 && errno == EFAULT && soft_efault)
+            return 1;
         if (r <= 0) {
             if (r == 0)
                 report_shrunk(&e->sh, e->in_name);
@@ -777,6 +782,7 @@ static int fe_mapped(struct file_eng *e, rijn_aes_ctr_ctx *ctx, uint64_t c)
     unsigned char *dst = e->out_map + c * FCHUNK;
     size_t len = fe_len(e, c);
     uintptr_t a = (uintptr_t)dst & ~(uintptr_t)(e->page - 1);
+    int rc;
 
     if (madvise((void *)a, (uintptr_t)dst + len - a, MADV_POPULATE_WRITE)) {
         if (errno == EINVAL) { /* kernel before 5.14: pwrite() only */
@@ -786,29 +792,9 @@ static int fe_mapped(struct file_eng *e, rijn_aes_ctr_ctx *ctx, uint64_t c)
         }
         return 1;
     }
-    if (e->in_map == NULL) {
-        /* pread() straight into the mapping; EFAULT means its pages could
-         * not be had after all (e.g. under qemu-user, which ignores
-         * MADV_POPULATE_WRITE): redo the chunk with pwrite(). */
-        size_t got = 0;
-        while (got < len) {
-            ssize_t r = pread(e->in_fd, dst + got, len - got,
-                              (off_t)(e->in_start + c * FCHUNK + got));
-            if (r < 0 && errno == EINTR)
-                continue;
-            if (r < 0 && errno == EFAULT)
-                return 1;
-            if (r <= 0)
-                break;
-            got += (size_t)r;
-        }
-        if (got < len)
-            return fe_fill(e, ctx, dst, c) != 0 ? -1 : 1;
-        rijn_aes_ctr_seek(ctx, c * FCHUNK);
-        rijn_aes_ctr_xor(ctx, dst, dst, len);
-    } else if (fe_fill(e, ctx, dst, c) != 0) {
-        return -1;
-    }
+    rc = fe_fill(e, ctx, dst, c, 1);
+    if (rc != 0)
+        return rc;
     add_done(&e->sh, len);
     return 0;
 #else
@@ -842,7 +828,7 @@ static void *fe_producer(void *arg)
             c = e->front++;
             s->state = FS_BUSY;
             pthread_mutex_unlock(&e->sh.mu);
-            rc = fe_fill(e, &ctx, s->buf, c);
+            rc = fe_fill(e, &ctx, s->buf, c, 0);
             pthread_mutex_lock(&e->sh.mu);
             s->chunk = c;
             s->state = rc == 0 ? FS_FILLED : FS_FREE;
@@ -860,7 +846,7 @@ static void *fe_producer(void *arg)
             if (own == NULL && posix_memalign((void **)&own, 4096, FCHUNK)) {
                 own = NULL;
                 report(&e->sh, "memory", e->in_name, ENOMEM);
-            } else if (fe_fill(e, &ctx, own, c) == 0) {
+            } else if (fe_fill(e, &ctx, own, c, 0) == 0) {
                 (void)fe_put(e, own, c);
             }
         }
@@ -910,7 +896,7 @@ static void fe_alone(struct file_eng *e)
     rijn_aes_ctr_ctx ctx = *e->ctx;
 
     for (uint64_t c = 0; c < e->back && !has_failed(&e->sh); c++)
-        if (fe_fill(e, &ctx, e->slot[0].buf, c) != 0 ||
+        if (fe_fill(e, &ctx, e->slot[0].buf, c, 0) != 0 ||
             fe_put(e, e->slot[0].buf, c) != 0)
             break;
     rijn_aes_ctr_wipe(&ctx);
