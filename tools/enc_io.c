@@ -12,15 +12,16 @@
  * Engines (all compute out = in XOR keystream, the keystream being
  * positioned with rijn_aes_ctr_seek() on a per-thread copy of the keyed
  * context, so any split of the data gives the same bytes):
- *   - file engine: regular input file -> our temporary regular file, no
- *     base64. One thread pwrite()s chunks that the others read and encrypt
+ *   - file engine: regular input file of 1 MiB or more -> our temporary
+ *     regular file, no base64. One thread pwrite()s chunks that the others read and encrypt
  *     into a few buffers; while no buffer is free, the others encrypt
  *     chunks straight into a mapping of the output (see file_engine).
  *   - stream engine: anything else without base64. The main thread reads
  *     into a ring of 1 MiB slots, worker threads encrypt slots, a writer
  *     thread writes them in order: reading, encrypting and writing overlap.
  *     Pipes are enlarged to 1 MiB (F_SETPIPE_SZ) to cut system calls.
- *   - simple loop: base64 on either side (one thread).
+ *   - simple loop: base64 on either side, or a regular input under 1 MiB
+ *     (one thread, one buffer).
  */
 #define _GNU_SOURCE
 
@@ -1044,6 +1045,7 @@ struct slot {
     size_t len;
     uint64_t off;      /* keystream offset of buf[0] */
     uint64_t seq;
+    size_t used;       /* most bytes buf ever held: what to wipe */
     int state;
 };
 
@@ -1198,6 +1200,8 @@ static int stream_engine(struct enc_run *r, uint64_t total)
             break;
         }
         sl->len = (size_t)n;
+        if (sl->used < sl->len)
+            sl->used = sl->len;
         sl->off = off;
         sl->seq = seq;
         sl->state = S_FILLED;
@@ -1228,7 +1232,7 @@ out:
     if (s.slots != NULL) {
         for (size_t i = 0; i < s.nslots; i++) {
             if (s.slots[i].buf != NULL) {
-                rijn_wipe(s.slots[i].buf, CHUNK);
+                rijn_wipe(s.slots[i].buf, s.slots[i].used);
                 free(s.slots[i].buf);
             }
         }
@@ -1247,6 +1251,7 @@ static int simple_loop(struct enc_run *r, uint64_t total)
     unsigned char *buf = malloc(CHUNK);
     struct progress pg;
     uint64_t done = 0;
+    size_t used = 0; /* most of buf ever filled: what to wipe */
     int rc = 0;
 
     if (buf == NULL) {
@@ -1262,6 +1267,8 @@ static int simple_loop(struct enc_run *r, uint64_t total)
         }
         if (n == 0)
             break;
+        if (used < (size_t)n)
+            used = (size_t)n;
         rijn_aes_ctr_xor(&ctx, buf, buf, (size_t)n);
         if (enc_dst_write(r->dst, buf, (size_t)n) != 0) {
             tool_err("enc: write error on %s: %s", r->dst->name,
@@ -1273,7 +1280,7 @@ static int simple_loop(struct enc_run *r, uint64_t total)
         progress_show(&pg, done, 0);
     }
     progress_show(&pg, done, 1);
-    rijn_wipe(buf, CHUNK);
+    rijn_wipe(buf, used);
     free(buf);
     rijn_aes_ctr_wipe(&ctx);
     return rc;
@@ -1293,7 +1300,10 @@ int enc_run_data(struct enc_run *r)
             total = (uint64_t)st.st_size - (uint64_t)pos;
         }
     }
-    if (r->src->b64 != NULL || r->dst->b64 != NULL) {
+    /* base64, or a regular input of less than one buffer (no threads to
+     * start for a few bytes) */
+    if (r->src->b64 != NULL || r->dst->b64 != NULL ||
+        (regular && total < CHUNK)) {
         int rc = simple_loop(r, regular ? total + r->src->raw_read : 0);
         if (rc == 0 && enc_dst_finish(r->dst) != 0) {
             tool_err("enc: write error on %s: %s", r->dst->name,
