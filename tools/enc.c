@@ -261,9 +261,9 @@ static int run(struct state *s)
         tool_err("enc: write error on %s: %s", s->dst.name, strerror(errno));
         ok = 0;
     }
+    struct enc_run r;
+    memset(&r, 0, sizeof r);
     if (ok) {
-        struct enc_run r;
-        memset(&r, 0, sizeof r);
         r.ctx = s->ctx;
         r.src = &s->src;
         r.dst = &s->dst;
@@ -275,6 +275,7 @@ static int run(struct state *s)
     }
     if (enc_close_output(&s->out, ok) != 0)
         ok = 0;
+    enc_run_end(&r);
     s->out_open = 0;
     if (ok && o->verbose) {
         fprintf(stderr, "bytes read   : %8" PRIu64 "\n", s->src.raw_read);

@@ -116,6 +116,8 @@ int enc_b64_setup(struct enc_src *s, struct enc_dst *d, int encrypting,
                   int single_line);
 void enc_b64_free(struct enc_src *s, struct enc_dst *d);
 
+struct enc_teardown;
+
 /* Data phase: out = in XOR keystream, keystream offset 0 at the first
  * data byte. */
 struct enc_run {
@@ -125,8 +127,13 @@ struct enc_run {
     int out_is_tmp;               /* dst->fd is our fresh regular file */
     int threads;                  /* >= 1 */
     int progress;                 /* 0/1 */
+    struct enc_teardown *teardown; /* set by enc_run_data: see enc_run_end */
 };
 int enc_run_data(struct enc_run *r);
+/* After enc_run_data and enc_close_output: wait for the data phase's
+ * last clean-up (it runs in the background while the output is renamed
+ * into place). */
+void enc_run_end(struct enc_run *r);
 
 /* Write all n bytes to fd (EINTR-safe); 0 or -1 with errno. */
 int enc_write_all(int fd, const unsigned char *p, size_t n);

@@ -17,8 +17,10 @@
  *     into a few buffers; while no buffer is free, the others encrypt
  *     chunks straight into a mapping of the output (see file_engine).
  *   - stream engine: anything else without base64. The main thread reads
- *     into a ring of 1 MiB slots, worker threads encrypt slots, a writer
- *     thread writes them in order: reading, encrypting and writing overlap.
+ *     into a ring of 1 MiB slots and a writer thread writes them in order,
+ *     so reading and writing overlap. The reading thread encrypts too
+ *     while that is cheap next to reading (AES instructions); with a slow
+ *     backend, worker threads take over (see stream_engine).
  *     Pipes are enlarged to 1 MiB (F_SETPIPE_SZ) to cut system calls.
  *   - simple loop: base64 on either side, or a regular input under 1 MiB
  *     (one thread, one buffer).
@@ -622,6 +624,13 @@ static void report_shrunk(struct shared *sh, const char *name)
     pthread_mutex_unlock(&sh->mu);
 }
 
+/* RIJN_ENC_STATS=1: the engines say how the work went (tests, tuning). */
+static int stats_wanted(void)
+{
+    const char *v = getenv("RIJN_ENC_STATS");
+    return v != NULL && strcmp(v, "1") == 0;
+}
+
 static int has_failed(struct shared *sh)
 {
     int f;
@@ -653,16 +662,18 @@ static void add_done(struct shared *sh, size_t n)
  * inode lock) but costs more CPU per byte (the page is zeroed before we
  * fill it). So with two or more threads:
  *   - the calling thread is the writer: it pwrite()s filled slots, lowest
- *     offset first;
+ *     offset first (and fills one itself when none is waiting and two are
+ *     free, which only a slow backend makes happen often);
  *   - the other threads (producers) fill free slots from the front of the
  *     file (mapped or pread input, encrypted into the slot), and while no
  *     slot is free they take chunks from the back of the file and encrypt
- *     them straight into the mapped output. MADV_POPULATE_WRITE allocates
- *     those pages first, so that a full file system is an error code and
- *     not a SIGBUS; a chunk whose pages cannot be had is redone through
- *     pwrite(), which reports the real error (ENOSPC, EFBIG, ...).
+ *     them straight into the mapped output. The kernel allocates those
+ *     pages inside pread() (see fe_mapped), so that a full file system is
+ *     an error code and not a SIGBUS; a chunk whose pages cannot be had
+ *     is redone through pwrite(), which reports the real error (ENOSPC,
+ *     EFBIG, ...).
  * The share each side takes adapts to their speeds: on this project's
- * tmpfs test machine about 5/6 of a 400 MiB file goes through pwrite().
+ * tmpfs test machine about 3/4 of a 400 MiB file goes through pwrite().
  * One thread, RIJN_ENC_IO=mapin or pwrite, or an output that cannot be
  * mapped: every chunk goes through pwrite().
  */
@@ -693,6 +704,7 @@ struct file_eng {
     int nslots;                  /* slots in use, <= FSLOTS */
     uint64_t n_mapped, n_redone; /* chunks written through out_map, and
                                   * redone with pwrite() (RIJN_ENC_STATS) */
+    uint64_t n_by_writer;        /* chunks the writer encrypted itself */
     struct fslot slot[FSLOTS];
 };
 
@@ -720,8 +732,7 @@ static void populate(const unsigned char *p, size_t len, long page)
 
 /* dst = chunk c of the input, encrypted. 0, or -1 (reported); with
  * soft_efault, 1 (not reported) when pread() gets EFAULT: dst is a mapping
- * of the output whose pages could not be had after all (e.g. under
- * qemu-user, which ignores MADV_POPULATE_WRITE). */
+ * of the output whose pages could not be allocated (see fe_mapped). */
 static int fe_fill(struct file_eng *e, rijn_aes_ctr_ctx *ctx,
                    unsigned char *dst, uint64_t c, int soft_efault)
 {
@@ -776,7 +787,15 @@ static int fe_put(struct file_eng *e, const unsigned char *buf, uint64_t c)
 }
 
 /* Chunk c straight into the mapped output. 0 done, -1 failed (reported),
- * 1 its pages could not be allocated (nothing reported). */
+ * 1 its pages could not be allocated (nothing reported).
+ *
+ * With a pread() input, pread() into the mapping is what allocates the
+ * pages: the kernel faults them in itself, and a page it cannot have
+ * (ENOSPC, EFBIG) makes pread() fail with EFAULT rather than raise SIGBUS.
+ * This is cheaper than MADV_POPULATE_WRITE first (one fault per page
+ * instead of a get_user_pages walk on top). A mapped input is copied by
+ * our own code, which must not fault on a missing page: those chunks are
+ * populated first. */
 static int fe_mapped(struct file_eng *e, rijn_aes_ctr_ctx *ctx, uint64_t c)
 {
 #ifdef MADV_POPULATE_WRITE
@@ -785,7 +804,8 @@ static int fe_mapped(struct file_eng *e, rijn_aes_ctr_ctx *ctx, uint64_t c)
     uintptr_t a = (uintptr_t)dst & ~(uintptr_t)(e->page - 1);
     int rc;
 
-    if (madvise((void *)a, (uintptr_t)dst + len - a, MADV_POPULATE_WRITE)) {
+    if (e->in_map != NULL &&
+        madvise((void *)a, (uintptr_t)dst + len - a, MADV_POPULATE_WRITE)) {
         if (errno == EINVAL) { /* kernel before 5.14: pwrite() only */
             pthread_mutex_lock(&e->sh.mu);
             e->map_ok = 0;
@@ -864,17 +884,40 @@ static void *fe_producer(void *arg)
     return NULL;
 }
 
-/* The calling thread while producers run: pwrite() filled slots. */
+/* The calling thread while producers run: pwrite() filled slots, lowest
+ * offset first. With nothing to write and two or more slots free it fills
+ * one itself: with a slow backend (no AES instructions) its core encrypts
+ * too, while with a fast one the producers keep the queue full and this
+ * hardly happens. */
 static void fe_writer(struct file_eng *e)
 {
+    rijn_aes_ctr_ctx ctx = *e->ctx;
+
     pthread_mutex_lock(&e->sh.mu);
     while (!e->sh.failed) {
-        struct fslot *s = NULL;
+        struct fslot *s = NULL, *idle = NULL;
+        int n_idle = 0;
 
-        for (int i = 0; i < e->nslots; i++)
+        for (int i = 0; i < e->nslots; i++) {
             if (e->slot[i].state == FS_FILLED &&
                 (s == NULL || e->slot[i].chunk < s->chunk))
                 s = &e->slot[i];
+            else if (e->slot[i].state == FS_FREE && n_idle++ == 0)
+                idle = &e->slot[i];
+        }
+        /* two free slots: one is left for a producer */
+        if (s == NULL && n_idle >= 2 && e->front < e->back) {
+            uint64_t c = e->front++;
+            idle->state = FS_BUSY;
+            e->n_by_writer++;
+            pthread_mutex_unlock(&e->sh.mu);
+            if (fe_fill(e, &ctx, idle->buf, c, 0) == 0)
+                (void)fe_put(e, idle->buf, c);
+            pthread_mutex_lock(&e->sh.mu);
+            idle->state = FS_FREE;
+            pthread_cond_broadcast(&e->sh.cv);
+            continue;
+        }
         if (s == NULL) {
             if (e->producers == 0)
                 break;
@@ -889,6 +932,7 @@ static void fe_writer(struct file_eng *e)
         pthread_cond_broadcast(&e->sh.cv);
     }
     pthread_mutex_unlock(&e->sh.mu);
+    rijn_aes_ctr_wipe(&ctx);
 }
 
 /* One thread does everything, through slot 0 and pwrite(). */
@@ -903,6 +947,60 @@ static void fe_alone(struct file_eng *e)
     rijn_aes_ctr_wipe(&ctx);
 }
 
+/* Unmapping the output costs milliseconds (a page-table entry per page
+ * written through it). No one needs the mappings once the data is
+ * written, so a thread unmaps them while the caller renames the output
+ * into place; enc_run_end() waits for it. */
+struct enc_teardown {
+    pthread_t tid;
+    void *map[2];
+    size_t len[2];
+};
+
+static void *teardown_main(void *arg)
+{
+    struct enc_teardown *t = arg;
+
+    for (int i = 0; i < 2; i++)
+        if (t->map[i] != NULL)
+            munmap(t->map[i], t->len[i]);
+    return NULL;
+}
+
+static void teardown_start(struct enc_run *r, void *map0, size_t len0,
+                           void *map1, size_t len1)
+{
+    struct enc_teardown *t;
+
+    if (map0 == NULL && map1 == NULL)
+        return;
+    t = calloc(1, sizeof *t);
+    if (t != NULL) {
+        t->map[0] = map0;
+        t->len[0] = len0;
+        t->map[1] = map1;
+        t->len[1] = len1;
+        if (pthread_create(&t->tid, NULL, teardown_main, t) == 0) {
+            r->teardown = t;
+            return;
+        }
+        free(t);
+    }
+    if (map0 != NULL)
+        munmap(map0, len0);
+    if (map1 != NULL)
+        munmap(map1, len1);
+}
+
+void enc_run_end(struct enc_run *r)
+{
+    if (r->teardown != NULL) {
+        pthread_join(r->teardown->tid, NULL);
+        free(r->teardown);
+        r->teardown = NULL;
+    }
+}
+
 /* Returns 0, -1 (message printed). */
 static int file_engine(struct enc_run *r, uint64_t in_start, uint64_t size)
 {
@@ -914,7 +1012,6 @@ static int file_engine(struct enc_run *r, uint64_t in_start, uint64_t size)
      * the chunks went. */
     const char *io = getenv("RIJN_ENC_IO");
     const char *slots = getenv("RIJN_ENC_SLOTS");
-    const char *stats = getenv("RIJN_ENC_STATS");
     int map_in = 0, map_out = 1;
     if (io != NULL && *io != '\0') {
         map_in = strcmp(io, "mapin") == 0 || strcmp(io, "mapboth") == 0;
@@ -1010,23 +1107,22 @@ static int file_engine(struct enc_run *r, uint64_t in_start, uint64_t size)
             rc = -1;
     }
     progress_show(&pg, e.sh.done, 1);
-    if (stats != NULL && strcmp(stats, "1") == 0)
+    if (stats_wanted())
         tool_err("enc: file engine: %d thread%s, %llu chunks of %zu KiB: "
-                 "%llu mapped, %llu redone with pwrite, the rest pwrite",
+                 "%llu mapped, %llu redone with pwrite, the rest pwrite "
+                 "(%llu of them read and encrypted by the writer)",
                  nt, nt == 1 ? "" : "s",
                  (unsigned long long)((size + FCHUNK - 1) / FCHUNK),
                  FCHUNK >> 10, (unsigned long long)e.n_mapped,
-                 (unsigned long long)e.n_redone);
+                 (unsigned long long)e.n_redone,
+                 (unsigned long long)e.n_by_writer);
     for (int i = 0; i < FSLOTS; i++) {
         if (e.slot[i].buf != NULL) {
             rijn_wipe(e.slot[i].buf, FCHUNK);
             free(e.slot[i].buf);
         }
     }
-    if (out_map != NULL)
-        munmap(out_map, out_map_len);
-    if (in_map != NULL)
-        munmap(in_map, in_map_len);
+    teardown_start(r, out_map, out_map_len, in_map, in_map_len);
     if (rc == 0) {
         r->src->raw_read += size;
         r->dst->raw_written += size;
@@ -1139,6 +1235,17 @@ static void grow_pipe(int fd)
 #endif
 }
 
+/* Start the workers (up to nw); returns how many started. */
+static int stream_start_workers(struct stream *s, pthread_t *workers, int nw)
+{
+    int started = 0;
+
+    while (started < nw &&
+           pthread_create(&workers[started], NULL, stream_worker, s) == 0)
+        started++;
+    return started;
+}
+
 static int stream_engine(struct enc_run *r, uint64_t total)
 {
     struct stream s;
@@ -1147,6 +1254,19 @@ static int stream_engine(struct enc_run *r, uint64_t total)
      * keep up with any backend, and memory stays at (2 nw + 2) MiB. */
     int nw = r->threads < 8 ? r->threads : 8, started = 0, rc = 0;
     uint64_t off = 0;
+    /* AES runs in this (the reading) thread while it costs less than half
+     * the time spent reading: with AES instructions the data waits on the
+     * pipe, not on AES, and waking a worker per slot only costs (the pipe's
+     * other end wants a core too). A software backend soon costs more:
+     * then the workers take it. RIJN_ENC_AES=reader|workers fixes it, for
+     * tests and measurements. */
+    const char *force = getenv("RIJN_ENC_AES");
+    int in_reader = force == NULL || strcmp(force, "workers") != 0;
+    int adapt = force == NULL || (strcmp(force, "reader") != 0 &&
+                                  strcmp(force, "workers") != 0);
+    double t_read = 0, t_aes = 0;
+    uint64_t reader_slots = 0;
+    rijn_aes_ctr_ctx ctx = *r->ctx;
 
     memset(&s, 0, sizeof s);
     pthread_mutex_init(&s.sh.mu, NULL);
@@ -1170,13 +1290,9 @@ static int stream_engine(struct enc_run *r, uint64_t total)
 
     if (pthread_create(&writer, NULL, stream_writer, &s) != 0)
         goto oom;
-    for (int t = 0; t < nw; t++) {
-        if (pthread_create(&workers[t], NULL, stream_worker, &s) != 0)
-            break;
-        started++;
-    }
-    if (started == 0) {
-        report(&s.sh, "thread", "setup", EAGAIN);
+    if (!in_reader) {
+        started = stream_start_workers(&s, workers, nw);
+        in_reader = started == 0; /* no thread to spare: do it here */
     }
 
     /* This thread reads. */
@@ -1189,7 +1305,18 @@ static int stream_engine(struct enc_run *r, uint64_t total)
         pthread_mutex_unlock(&s.sh.mu);
         if (stop)
             break;
+        double t0 = adapt && in_reader ? now_s() : 0;
         ssize_t n = raw_read(r->src, sl->buf, CHUNK);
+        if (n > 0 && in_reader) {
+            double t1 = adapt ? now_s() : 0;
+            rijn_aes_ctr_seek(&ctx, off);
+            rijn_aes_ctr_xor(&ctx, sl->buf, sl->buf, (size_t)n);
+            reader_slots++;
+            if (adapt) {
+                t_read += t1 - t0;
+                t_aes += now_s() - t1;
+            }
+        }
         pthread_mutex_lock(&s.sh.mu);
         if (n <= 0) {
             if (n < 0)
@@ -1204,11 +1331,17 @@ static int stream_engine(struct enc_run *r, uint64_t total)
             sl->used = sl->len;
         sl->off = off;
         sl->seq = seq;
-        sl->state = S_FILLED;
+        sl->state = in_reader ? S_DONE : S_FILLED;
         off += (uint64_t)n;
         s.read_seq = seq + 1;
+        if (in_reader)
+            s.work_seq = seq + 1; /* workers, if started, go on from here */
         pthread_cond_broadcast(&s.sh.cv);
         pthread_mutex_unlock(&s.sh.mu);
+        if (adapt && in_reader && 2 * t_aes > t_read && nw > 0) {
+            started = stream_start_workers(&s, workers, nw);
+            in_reader = started == 0;
+        }
     }
     pthread_mutex_lock(&s.sh.mu);
     s.eof = 1;
@@ -1223,12 +1356,19 @@ static int stream_engine(struct enc_run *r, uint64_t total)
         pthread_join(workers[t], NULL);
     rc = s.sh.failed ? -1 : 0;
     progress_show(&s.pg, s.sh.done, 1);
+    if (stats_wanted())
+        tool_err("enc: stream engine: %llu of %llu slots encrypted by the "
+                 "reading thread, %d worker thread%s",
+                 (unsigned long long)reader_slots,
+                 (unsigned long long)s.read_seq, started,
+                 started == 1 ? "" : "s");
     goto out;
 
 oom:
     tool_err("enc: out of memory");
     rc = -1;
 out:
+    rijn_aes_ctr_wipe(&ctx);
     if (s.slots != NULL) {
         for (size_t i = 0; i < s.nslots; i++) {
             if (s.slots[i].buf != NULL) {

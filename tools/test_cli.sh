@@ -574,7 +574,8 @@ assert all(x["rijn"]["value"] > 0 for x in r)
 # (RIJN_ENC_IO), thread count and writer-queue size gives the bytes of the
 # stream engine (pipe input), with and without a Salted__ header on either
 # side; its mapped-output path is really taken; a full file system fails
-# cleanly, in whichever path the space runs out.
+# cleanly, in whichever path the space runs out. The stream engine gives
+# the same bytes wherever its AES runs (RIJN_ENC_AES).
 group_engine() {
     n=6303561 # 24 chunks of 256 KiB and a partial one
     mkdata "$T/p" $n
@@ -607,23 +608,64 @@ group_engine() {
         done
     done
     [ $bad -eq 0 ] && pass "file engine: $runs runs (I/O modes, threads 1-3, queue sizes, headers) identical to the stream engine"
+
+    # The stream engine encrypts in its reading thread or in workers, or
+    # switches from one to the other part-way: the same bytes either way.
+    # The reference: file engine, one thread, pwrite only.
+    RIJN_ENC_IO=pwrite "$RIJN" enc -aes-256-ctr -threads 1 -K $K256 \
+        -iv $IVF5 -in "$T/p" -out "$T/ref" || fail "engine: file reference"
+    bad=0
+    runs=0
+    for aes in reader workers ""; do
+        for th in 1 2 3; do
+            runs=$((runs + 1))
+            cat "$T/p" | RIJN_ENC_AES=$aes RIJN_ENC_STATS=1 "$RIJN" enc \
+                -aes-256-ctr -threads $th -K $K256 -iv $IVF5 >"$T/r" \
+                2>"$T/e" && cmp -s "$T/r" "$T/ref" ||
+                { fail "engine: stream aes=$aes threads=$th"; bad=1; }
+            case "$aes:$(cat "$T/e")" in
+            reader:*" 0 worker threads") ;;
+            workers:*": 0 of "*" $th worker thread"*) ;;
+            :*) ;;
+            *) fail "engine: stream aes=$aes threads=$th: $(cat "$T/e")"
+               bad=1 ;;
+            esac
+        done
+    done
+    # ref is far slower than reading a pipe: the workers take over
+    cat "$T/p" | RIJN_IMPL=ref RIJN_ENC_STATS=1 "$RIJN" enc -aes-256-ctr \
+        -threads 2 -K $K256 -iv $IVF5 >"$T/r" 2>"$T/e" &&
+        cmp -s "$T/r" "$T/ref" && grep -q ' 2 worker threads' "$T/e" ||
+        { fail "engine: stream engine hands a slow backend to workers: $(cat "$T/e")"; bad=1; }
+    [ $bad -eq 0 ] && pass "stream engine: $runs runs (AES in the reader, in workers, adaptive; threads 1-3) identical to the file engine; a slow backend goes to workers ($(cat "$T/e"))"
     RIJN_ENC_STATS=1 RIJN_ENC_SLOTS=1 "$RIJN" enc -aes-256-ctr -threads 2 \
         -K $K256 -iv $IVF5 -in "$T/p" -out "$T/r" 2>"$T/e"
     grep -Eq ' [1-9][0-9]* mapped' "$T/e" &&
         pass "file engine: mapped path taken ($(cat "$T/e"))" ||
         fail "file engine: mapped path not taken: $(cat "$T/e")"
 
+    # with a slow backend the writer thread encrypts chunks too
+    RIJN_IMPL=ref RIJN_ENC_STATS=1 "$RIJN" enc -aes-256-ctr -threads 2 \
+        -K $K256 -iv $IVF5 -in "$T/p" -out "$T/r" 2>"$T/e"
+    w=$(sed -n 's/.*(\([0-9][0-9]*\) of them read and encrypted by the writer).*/\1/p' "$T/e")
+    cmp -s "$T/r" "$T/ref" && [ "${w:-0}" -ge 6 ] &&
+        pass "file engine: slow backend, the writer encrypts too ($(cat "$T/e"))" ||
+        fail "file engine: slow backend: $(cat "$T/e")"
+
     # ENOSPC on a 2 MiB tmpfs (root only; skipped where mount is refused)
     mkdir -p "$T/small"
     if [ "$(id -u)" = 0 ] &&
         mount -t tmpfs -o size=2m tmpfs "$T/small" 2>/dev/null; then
         echo precious >"$T/small/out"
+        redone=0
         for th in 1 2 3; do
             for sl in "" 1; do
-                RIJN_ENC_SLOTS=$sl "$RIJN" enc -aes-256-ctr -threads $th \
-                    -K $K256 -iv $IVF5 -in "$T/p" -out "$T/small/out" \
-                    2>"$T/e"
+                RIJN_ENC_STATS=1 RIJN_ENC_SLOTS=$sl "$RIJN" enc \
+                    -aes-256-ctr -threads $th -K $K256 -iv $IVF5 \
+                    -in "$T/p" -out "$T/small/out" 2>"$T/e"
                 rc=$?
+                r=$(sed -n 's/.* \([0-9][0-9]*\) redone.*/\1/p' "$T/e")
+                redone=$((redone + ${r:-0}))
                 if [ $rc = 1 ] && grep -q "No space left" "$T/e" &&
                     [ "$(ls -A "$T/small")" = out ] &&
                     [ "$(cat "$T/small/out")" = precious ]; then
@@ -633,6 +675,11 @@ group_engine() {
                 fi
             done
         done
+        # with one queue slot the producers map chunks early, and those
+        # beyond the 2 MiB fail in pread() (EFAULT) and are redone
+        [ $redone -gt 0 ] &&
+            pass "full file system: $redone mapped chunks failed and were redone with pwrite" ||
+            fail "full file system: no mapped chunk was redone (the EFAULT path never ran)"
         umount "$T/small"
     else
         echo "skip: full file system test (needs root and mount -t tmpfs)"
