@@ -76,12 +76,20 @@ struct enc_output {
     const char *name;     /* for messages */
     char *final;          /* rename target (regular file), or NULL */
     int is_regular_tmp;   /* fd is a fresh temporary regular file */
+    const char *in_place; /* why a regular file is overwritten in place
+                           * instead of replaced, or NULL */
 };
 
-/* Open the output last; refuses the input file itself. 0 or -1. */
+/* Open the output last; refuses the input file itself. A regular file is
+ * written to a temporary file renamed over it at the end, unless that
+ * would not be the same file afterwards (other hard links, an owner we
+ * cannot give a new file) or no file can be created next to it: then it
+ * is truncated and written in place, as openssl does, but only now that
+ * every argument is checked and the input is open. 0 or -1. */
 int enc_open_output(struct enc_output *o, const char *path,
                     const struct stat *in_st);
-/* Finish: rename into place when ok, else remove the temporary file. */
+/* Finish: rename into place when ok, else remove the temporary file (or
+ * say that a file written in place is incomplete). */
 int enc_close_output(struct enc_output *o, int ok);
 void enc_install_signals(void);
 

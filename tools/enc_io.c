@@ -7,15 +7,17 @@
  * removed on any failure and on SIGINT/SIGTERM/SIGHUP (and SIGBUS, raised
  * when a mapped file shrinks under us: the input with RIJN_ENC_IO=mapin,
  * or our temporary file if someone truncates it). stdout and devices are
- * written directly.
+ * written directly, and so is a regular file that a rename would not
+ * replace faithfully (see enc_open_output in enc.h).
  *
  * Engines (all compute out = in XOR keystream, the keystream being
  * positioned with rijn_aes_ctr_seek() on a per-thread copy of the keyed
  * context, so any split of the data gives the same bytes):
  *   - file engine: regular input file of 1 MiB or more -> our temporary
- *     regular file, no base64. One thread pwrite()s chunks that the others read and encrypt
- *     into a few buffers; while no buffer is free, the others encrypt
- *     chunks straight into a mapping of the output (see file_engine).
+ *     regular file, no base64. One thread pwrite()s chunks that the others
+ *     read and encrypt into a few buffers; while no buffer is free, the
+ *     others encrypt chunks straight into a mapping of the output (see
+ *     file_engine).
  *   - stream engine: anything else without base64. The main thread reads
  *     into a ring of 1 MiB slots and a writer thread writes them in order,
  *     so reading and writing overlap. The reading thread encrypts too
@@ -106,6 +108,18 @@ static int same_file(const struct stat *x, const struct stat *y)
     return x->st_dev == y->st_dev && x->st_ino == y->st_ino;
 }
 
+static int open_in_place(struct enc_output *o, const char *path,
+                         const char *why)
+{
+    o->fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (o->fd < 0) {
+        tool_err("enc: %s: %s", path, strerror(errno));
+        return -1;
+    }
+    o->in_place = why;
+    return 0;
+}
+
 int enc_open_output(struct enc_output *o, const char *path,
                     const struct stat *in_st)
 {
@@ -118,6 +132,7 @@ int enc_open_output(struct enc_output *o, const char *path,
     o->fd = -1;
     o->final = NULL;
     o->is_regular_tmp = 0;
+    o->in_place = NULL;
     o->name = path ? path : "standard output";
 
     if (path == NULL) {
@@ -167,6 +182,8 @@ int enc_open_output(struct enc_output *o, const char *path,
         tool_err("enc: %s: %s", path, strerror(errno));
         return -1;
     }
+    if (exists && st.st_nlink > 1)
+        return open_in_place(o, path, "it has other hard links");
 
     /* Regular or new file: temporary file in the target's directory. */
     if (exists) {
@@ -197,19 +214,28 @@ int enc_open_output(struct enc_output *o, const char *path,
     }
     o->fd = mkostemp(tmp_path, O_CLOEXEC);
     if (o->fd < 0) {
-        tool_err("enc: cannot create a temporary file for %s: %s", path,
-                 strerror(errno));
+        int err = errno;
         free(target);
+        if (exists && (err == EACCES || err == EPERM))
+            return open_in_place(o, path, "no file can be created in its "
+                                 "directory");
+        tool_err("enc: cannot create a temporary file for %s: %s", path,
+                 strerror(err));
         return -1;
     }
     tmp_active = 1;
-    /* Best effort: keep the replaced file's owner (works for root) and
-     * mode; on failure the file keeps our owner and mkstemp's 0600. */
+    /* The replacement keeps the replaced file's owner and mode. An owner
+     * we cannot give it (someone else's file that we may write) means
+     * writing in place instead, as a rename would hand the file to us. */
     if (exists && fchown(o->fd, st.st_uid, st.st_gid) != 0) {
-        /* not fatal */
+        close(o->fd);
+        unlink(tmp_path);
+        tmp_active = 0;
+        free(target);
+        return open_in_place(o, path, "a new file could not keep its owner");
     }
     if (fchmod(o->fd, mode) != 0) {
-        /* not fatal */
+        /* not fatal: the file keeps mkstemp's 0600 */
     }
     o->final = target;
     o->is_regular_tmp = 1;
@@ -238,6 +264,9 @@ int enc_close_output(struct enc_output *o, int ok)
             tool_err("enc: write error on %s: %s", o->name, strerror(errno));
             ok = 0;
         }
+        if (!ok && o->in_place != NULL)
+            tool_err("enc: %s was written in place (%s) and is incomplete",
+                     o->name, o->in_place);
     }
     o->fd = -1;
     return ok ? 0 : -1;
