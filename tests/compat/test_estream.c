@@ -88,9 +88,10 @@ static void check_impl(const ECRYPT_ctx *ctx)
     if (impl_checked)
         return;
     impl_checked = 1;
-    ct_check(strcmp(rijn_aes_key_impl(&ctx->key), backend) == 0,
+    const char *used = rijn_aes_key_impl(&ctx->key); /* NULL: no setup */
+    ct_check(used != NULL && strcmp(used, backend) == 0,
              "ECRYPT_keysetup uses the RIJN_IMPL backend",
-             rijn_aes_key_impl(&ctx->key));
+             used != NULL ? used : "(no key set up)");
 }
 
 /* ------------------------------------------------------------------------
