@@ -211,7 +211,7 @@ static AVX2_TARGET size_t avx2_vec(uint64_t *st, const uint8_t *m,
     a = avx2_mul(a, r, s);
 
     {
-        uint64_t l[5], h0, h1, h2, c;
+        uint64_t l[5], h0;
         rijn_u128 t;
         for (i = 0; i < 5; i++) {
             __m128i x = _mm_add_epi64(_mm256_castsi256_si128(a.l[i]),
@@ -223,19 +223,7 @@ static AVX2_TARGET size_t avx2_vec(uint64_t *st, const uint8_t *m,
             ((rijn_u128)l[2] << 52);
         h0 = (uint64_t)t;
         t = (t >> 64) + ((rijn_u128)l[3] << 14) + ((rijn_u128)l[4] << 40);
-        h1 = (uint64_t)t;
-        h2 = (uint64_t)(t >> 64);
-        /* fold bits 130 and up (x5) so that h2 <= 4 */
-        c = (h2 >> 2) * 5;
-        h2 &= 3;
-        t = (rijn_u128)h0 + c;
-        h0 = (uint64_t)t;
-        t = (rijn_u128)h1 + (uint64_t)(t >> 64);
-        h1 = (uint64_t)t;
-        h2 += (uint64_t)(t >> 64);
-        st[P64_H0] = h0;
-        st[P64_H1] = h1;
-        st[P64_H2] = h2;
+        p64_store_folded(st, h0, (uint64_t)t, (uint64_t)(t >> 64));
     }
     return done;
 }
@@ -248,15 +236,8 @@ static void avx2_init(uint64_t *st, const uint8_t r16[16])
 static void avx2_blocks(uint64_t *st, const uint8_t *m, size_t nblocks,
                         unsigned hibit)
 {
-    if (nblocks >= AVX2_MIN_BLOCKS && hibit) {
-        size_t done;
-        if (!st[P64_FLAGS])
-            avx2_powers(st);
-        done = avx2_vec(st, m, nblocks);
-        m += 16 * done;
-        nblocks -= done;
-    }
-    p64_blocks(st, m, nblocks, hibit);
+    p64_vec_blocks(st, m, nblocks, hibit, AVX2_MIN_BLOCKS, avx2_powers,
+                   avx2_vec);
 }
 
 static void avx2_finish(uint64_t *st, uint8_t tag[16], const uint8_t pad[16])

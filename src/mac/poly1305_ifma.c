@@ -270,22 +270,9 @@ static IFMA_TARGET size_t ifma_vec(uint64_t *st, const uint8_t *m,
         uint64_t l1 = (uint64_t)_mm512_reduce_add_epi64(a.l1);
         uint64_t l2 = (uint64_t)_mm512_reduce_add_epi64(a.l2);
         rijn_u128 t = (rijn_u128)l0 + ((rijn_u128)l1 << 44);
-        uint64_t h0, h1, h2, c;
-        h0 = (uint64_t)t;
+        uint64_t h0 = (uint64_t)t;
         t = (t >> 64) + ((rijn_u128)l2 << 24);
-        h1 = (uint64_t)t;
-        h2 = (uint64_t)(t >> 64);
-        /* fold bits 130 and up (x5) so that h2 <= 4 */
-        c = (h2 >> 2) * 5;
-        h2 &= 3;
-        t = (rijn_u128)h0 + c;
-        h0 = (uint64_t)t;
-        t = (rijn_u128)h1 + (uint64_t)(t >> 64);
-        h1 = (uint64_t)t;
-        h2 += (uint64_t)(t >> 64);
-        st[P64_H0] = h0;
-        st[P64_H1] = h1;
-        st[P64_H2] = h2;
+        p64_store_folded(st, h0, (uint64_t)t, (uint64_t)(t >> 64));
     }
     return done;
 }
@@ -298,15 +285,8 @@ static void ifma_init(uint64_t *st, const uint8_t r16[16])
 static void ifma_blocks(uint64_t *st, const uint8_t *m, size_t nblocks,
                         unsigned hibit)
 {
-    if (nblocks >= IFMA_MIN_BLOCKS && hibit) {
-        size_t done;
-        if (!st[P64_FLAGS])
-            ifma_powers(st);
-        done = ifma_vec(st, m, nblocks);
-        m += 16 * done;
-        nblocks -= done;
-    }
-    p64_blocks(st, m, nblocks, hibit);
+    p64_vec_blocks(st, m, nblocks, hibit, IFMA_MIN_BLOCKS, ifma_powers,
+                   ifma_vec);
 }
 
 static void ifma_finish(uint64_t *st, uint8_t tag[16], const uint8_t pad[16])

@@ -106,6 +106,19 @@ static inline void p64_blocks(uint64_t *st, const uint8_t *m, size_t nblocks,
     st[P64_H2] = h2;
 }
 
+/* Fold the bits of h from 2^130 up back in (2^130 = 5 mod p): then h2 is
+ * at most 3 plus a carry, h < 2^130 + 2^64. */
+static inline void p64_fold(uint64_t *h0, uint64_t *h1, uint64_t *h2)
+{
+    rijn_u128 t = (rijn_u128)*h0 + (*h2 >> 2) * 5;
+
+    *h2 &= 3;
+    *h0 = (uint64_t)t;
+    t = (rijn_u128)*h1 + (uint64_t)(t >> 64);
+    *h1 = (uint64_t)t;
+    *h2 += (uint64_t)(t >> 64);
+}
+
 /* tag = (h mod p) + pad mod 2^128, by masks. h < 2p here (h2 <= 4). */
 static inline void p64_finish(uint64_t *st, uint8_t tag[16],
                               const uint8_t pad[16])
@@ -114,13 +127,7 @@ static inline void p64_finish(uint64_t *st, uint8_t tag[16],
     uint64_t g0, g1, g2, mask;
     rijn_u128 t;
 
-    /* One more fold so that h2 <= 3 plus a carry: h < 2^130 + 2^64. */
-    t = (rijn_u128)h0 + (h2 >> 2) * 5;
-    h2 &= 3;
-    h0 = (uint64_t)t;
-    t = (rijn_u128)h1 + (uint64_t)(t >> 64);
-    h1 = (uint64_t)t;
-    h2 += (uint64_t)(t >> 64);
+    p64_fold(&h0, &h1, &h2);
     /* g = h + 5 - 2^130; keep g if it is not negative (h >= p). */
     t = (rijn_u128)h0 + 5;
     g0 = (uint64_t)t;
@@ -158,5 +165,42 @@ static inline void p64_powers(const uint64_t *st, uint64_t pw[][3], int n)
     (defined(__GNUC__) || defined(__clang__))
 #define RIJN_POLY1305_X86 1
 #endif
+
+/*
+ * blocks() of a vector engine: inputs of min_blocks full blocks or more go
+ * through vec (after powers, once per key: the flags word says), which
+ * returns how many blocks it took and leaves h in st; the rest, short
+ * inputs and the padded last block (hibit 0) take the scalar code. Which
+ * path runs depends on the length only, which is public.
+ */
+static inline void p64_vec_blocks(uint64_t *st, const uint8_t *m,
+                                  size_t nblocks, unsigned hibit,
+                                  size_t min_blocks,
+                                  void (*powers)(uint64_t *st),
+                                  size_t (*vec)(uint64_t *st,
+                                                const uint8_t *m,
+                                                size_t nblocks))
+{
+    if (nblocks >= min_blocks && hibit) {
+        size_t done;
+        if (!st[P64_FLAGS])
+            powers(st);
+        done = vec(st, m, nblocks);
+        m += 16 * done;
+        nblocks -= done;
+    }
+    p64_blocks(st, m, nblocks, hibit);
+}
+
+/* h = h0 + h1 2^64 + h2 2^128, a vector engine's lanes summed (h2 may be
+ * large), back into st, folded. */
+static inline void p64_store_folded(uint64_t *st, uint64_t h0, uint64_t h1,
+                                    uint64_t h2)
+{
+    p64_fold(&h0, &h1, &h2);
+    st[P64_H0] = h0;
+    st[P64_H1] = h1;
+    st[P64_H2] = h2;
+}
 
 #endif /* RIJN_POLY1305_INTERNAL_H */
