@@ -166,6 +166,7 @@ static inline void p64_powers(const uint64_t *st, uint64_t pw[][3], int n)
 #define RIJN_POLY1305_X86 1
 #endif
 
+#ifdef RIJN_POLY1305_X86
 /*
  * blocks() of a vector engine: inputs of min_blocks full blocks or more go
  * through vec (after powers, once per key: the flags word says), which
@@ -202,5 +203,6 @@ static inline void p64_store_folded(uint64_t *st, uint64_t h0, uint64_t h1,
     st[P64_H1] = h1;
     st[P64_H2] = h2;
 }
+#endif /* RIJN_POLY1305_X86 */
 
 #endif /* RIJN_POLY1305_INTERNAL_H */
