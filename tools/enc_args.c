@@ -518,7 +518,10 @@ char *enc_pass_from_source(const char *arg)
 
 #define PW_SIZE 512
 
-/* One prompted line: echo off on a terminal. Returns length or -1. */
+/* One prompted line: echo off on a terminal. Like openssl's console UI,
+ * a newline follows the answer (which was not echoed) whether or not
+ * the prompt went to a terminal, and whether or not the read worked.
+ * Returns length or -1. */
 static int prompt_line(int in_fd, int out_fd, int tty, const char *prompt,
                        char *buf)
 {
@@ -533,10 +536,9 @@ static int prompt_line(int in_fd, int out_fd, int tty, const char *prompt,
             restore = 1;
     }
     n = read_line_fd(in_fd, buf, PW_SIZE);
-    if (restore) {
+    if (restore)
         tcsetattr(in_fd, TCSAFLUSH, &old);
-        (void)!write(out_fd, "\n", 1);
-    }
+    (void)!write(out_fd, "\n", 1);
     if (n <= 0 || buf[n - 1] != '\n')
         return -1;
     buf[--n] = '\0';

@@ -1,16 +1,18 @@
 #!/bin/sh
 # Record the golden files of `rijn enc` from the real openssl binary.
 #
-#   sh tools/tests/record_golden.sh [path/to/openssl]    (default /usr/bin/openssl)
+#   sh tools/tests/record_golden.sh [name...]   (OPENSSL=path, default /usr/bin/openssl)
 #
 # Reads tools/tests/golden_cases.txt; writes tools/tests/golden/<name>.out,
-# .err and .rc. The input files in golden/ (plain*, pw-*, b64-*, ct-*) are
+# .err and .rc, for every case or only the cases named. Each case runs
+# without a controlling terminal (setsid), as in the check, so a password
+# prompt reads standard input. The input files in golden/ (plain*, pw-*, b64-*, ct-*) are
 # made once (random data; ciphertexts by openssl itself) and kept: delete
 # one to have it made again. Recorded with OpenSSL 3.0 (Debian); the
 # version is written to golden/VERSION. Takes a few seconds; no benchmarks.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-OPENSSL=${1:-/usr/bin/openssl}
+OPENSSL=${OPENSSL:-/usr/bin/openssl}
 G=$here/golden
 mkdir -p "$G"
 "$OPENSSL" version >"$G/VERSION"
@@ -27,6 +29,10 @@ mk pw-lines printf 'linepw\nsecond line\n'
 mk pw-crlf printf 'crlfpw\r\n'
 mk pw-nonl printf 'nonlpw'
 mk pw-1char printf 'a\n'
+mk prompt-same printf 'promptpw\npromptpw\n'
+mk prompt-differ printf 'promptpw\nother\n'
+mk prompt-empty printf '\n\n'
+mk prompt-nonl printf 'promptpw'
 [ -e "$G/pw-then-data" ] || { printf 'stdinpw\n'; cat "$G/plain1000"; } >"$G/pw-then-data"
 mk b64-lines base64 -w 64 "$G/plain1000"
 [ -e "$G/b64-crlf" ] || sed 's/$/\r/' "$G/b64-lines" >"$G/b64-crlf"
@@ -41,17 +47,30 @@ mk ct-header-only head -c 16 "$G/ct-salted-pbkdf2"
 mk ct-short10 head -c 10 "$G/ct-salted-pbkdf2"
 
 export RIJN_TEST_PW=envsecret
+nosid=""
+command -v setsid >/dev/null 2>&1 && nosid="setsid -w"
+wanted() { # name: recorded in this run?
+    [ -z "$only" ] && return 0
+    case " $only " in *" $1 "*) return 0 ;; esac
+    return 1
+}
+only="$*"
 n=0
 while IFS='|' read -r name check stdin words; do
     case $name in '' | '#'*) continue ;; esac
+    wanted "$name" || continue
     # shellcheck disable=SC2086
     set -f
     set -- $(printf '%s\n' "$words" | sed "s|@G@|$G|g")
     set +f
     if [ "$stdin" = - ]; then inp=/dev/null; else inp=$G/$stdin; fi
     rc=0
-    "$OPENSSL" "$@" <"$inp" >"$G/$name.out" 2>"$G/$name.err" || rc=$?
+    $nosid "$OPENSSL" "$@" <"$inp" >"$G/$name.out" 2>"$G/$name.err" || rc=$?
     echo $rc >"$G/$name.rc"
+    if [ "$check" = noerr ]; then
+        grep -Ev '^[0-9A-F]+:error:' "$G/$name.err" >"$G/$name.err.tmp"
+        mv "$G/$name.err.tmp" "$G/$name.err"
+    fi
     if [ "$check" = salt0 ]; then
         sed 's/^salt=[0-9A-F]*$/salt=0000000000000000/' "$G/$name.out" \
             >"$G/$name.out.tmp" && mv "$G/$name.out.tmp" "$G/$name.out"
