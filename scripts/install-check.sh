@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs rijn into a scratch prefix and builds a small outside program
-# against it twice: through find_package(rijn) and through pkg-config.
+# Installs rijn into a scratch prefix, checks the tool and its manual page
+# are there, and builds a small outside program against the library twice:
+# through find_package(rijn) and through pkg-config.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:?usage: install-check.sh WORKDIR}
@@ -45,5 +46,10 @@ libdir=$(find "$work/prefix" -name rijn.pc -printf '%h\n' | head -n 1)
 # shellcheck disable=SC2046
 cc -o "$work/app/app-pc" "$work/app/app.c" $(PKG_CONFIG_PATH="$libdir" pkg-config --cflags --libs rijn)
 LD_LIBRARY_PATH="$(dirname "$libdir")" "$work/app/app-pc"
+# the tool and its manual page
+"$work/prefix/bin/rijn" --version | head -n 1
+man1=$(find "$work/prefix" -path '*/man1/rijn.1' | head -n 1)
+[ -s "$man1" ] && grep -q '^\.TH RIJN 1' "$man1" || { echo "FAIL: rijn.1 not installed"; exit 1; }
+echo "installed: bin/rijn, ${man1#"$work/prefix/"}"
 so=$(find "$work/prefix" -name 'librijn.so.*' -type f | head -n 1)
 echo "installed: $(basename "$so"), soname $(objdump -p "$so" | awk '/SONAME/{print $2}')"

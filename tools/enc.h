@@ -5,9 +5,10 @@
  *               -> data; the openssl-compatible messages
  *   enc_args.c  option parsing (openssl enc's syntax), hex rules,
  *               password sources, usage text
- *   enc_io.c    the output file (temporary file + rename), signals,
- *               base64, the data engines (parallel file engine, pipelined
- *               stream engine), progress line
+ *   enc_b64.c   the data source and sink: raw, or through base64
+ *   enc_io.c    the output file (temporary file + rename), signals, the
+ *               data engines (parallel file engine, pipelined stream
+ *               engine), progress line
  */
 #ifndef RIJN_TOOL_ENC_H
 #define RIJN_TOOL_ENC_H

@@ -1,5 +1,5 @@
 /*
- * `rijn enc` I/O: the output file, signals, base64, the data engines and
+ * `rijn enc` I/O: the output file, signals, the data engines and
  * the progress line.
  *
  * Output: a regular (or new) file is written to a temporary file in the
@@ -18,14 +18,14 @@
  *     read and encrypt into a few buffers; while no buffer is free, the
  *     others encrypt chunks straight into a mapping of the output (see
  *     file_engine).
- *   - stream engine: anything else without base64. The main thread reads
- *     into a ring of 1 MiB slots and a writer thread writes them in order,
- *     so reading and writing overlap. The reading thread encrypts too
- *     while that is cheap next to reading (AES instructions); with a slow
- *     backend, worker threads take over (see stream_engine).
+ *   - stream engine: anything else of 1 MiB or more. The main thread
+ *     reads (and decodes base64) into a ring of 1 MiB slots and a writer
+ *     thread writes them in order (and encodes base64), so reading and
+ *     writing overlap. The reading thread encrypts too while that is
+ *     cheap next to reading (AES instructions); with a slow backend,
+ *     worker threads take over (see stream_engine).
  *     Pipes are enlarged to 1 MiB (F_SETPIPE_SZ) to cut system calls.
- *   - simple loop: base64 on either side, or a regular input under 1 MiB
- *     (one thread, one buffer).
+ *   - simple loop: a regular input under 1 MiB (one thread, one buffer).
  */
 #define _GNU_SOURCE
 
@@ -82,25 +82,6 @@ void enc_install_signals(void)
     /* A closed pipe must be an EPIPE write error, not a silent death. */
     sa.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &sa, NULL);
-}
-
-int enc_write_all(int fd, const unsigned char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n > (size_t)INT_MAX ? (size_t)INT_MAX : n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        if (w == 0) {
-            errno = EIO;
-            return -1;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
 }
 
 static int same_file(const struct stat *x, const struct stat *y)
@@ -272,282 +253,6 @@ int enc_close_output(struct enc_output *o, int ok)
     return ok ? 0 : -1;
 }
 
-/* ---- base64 ---------------------------------------------------------------- */
-
-static const char b64_alphabet[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-struct enc_b64enc {
-    unsigned char carry[3];
-    int ncarry;
-    int col;
-    int single_line;
-    size_t used;
-    unsigned char out[65536 + 128];
-};
-
-struct enc_b64dec {
-    unsigned char in[65536];
-    size_t pos, len;
-    int eof;
-    unsigned quad[4];
-    int nq;
-    int done;               /* padding seen: only whitespace may follow */
-    unsigned char pend[3];  /* decoded bytes not yet returned */
-    int npend, pendpos;
-    uint64_t offset;        /* input characters consumed, for messages */
-};
-
-static int b64_flush(struct enc_dst *d)
-{
-    struct enc_b64enc *e = d->b64;
-    if (e->used == 0)
-        return 0;
-    if (enc_write_all(d->fd, e->out, e->used) != 0)
-        return -1;
-    d->raw_written += e->used;
-    e->used = 0;
-    return 0;
-}
-
-static int b64_put(struct enc_dst *d, const unsigned char g[3], int n)
-{
-    struct enc_b64enc *e = d->b64;
-    unsigned v = (unsigned)g[0] << 16 | (unsigned)(n > 1 ? g[1] : 0) << 8 |
-                 (unsigned)(n > 2 ? g[2] : 0);
-    char q[4];
-
-    q[0] = b64_alphabet[v >> 18 & 63];
-    q[1] = b64_alphabet[v >> 12 & 63];
-    q[2] = n > 1 ? b64_alphabet[v >> 6 & 63] : '=';
-    q[3] = n > 2 ? b64_alphabet[v & 63] : '=';
-    memcpy(e->out + e->used, q, 4);
-    e->used += 4;
-    e->col += 4;
-    if (!e->single_line && e->col == 64) {
-        e->out[e->used++] = '\n';
-        e->col = 0;
-    }
-    if (e->used >= 65536)
-        return b64_flush(d);
-    return 0;
-}
-
-int enc_dst_write(struct enc_dst *d, const unsigned char *p, size_t n)
-{
-    struct enc_b64enc *e = d->b64;
-
-    if (e == NULL) {
-        if (enc_write_all(d->fd, p, n) != 0)
-            return -1;
-        d->raw_written += n;
-        return 0;
-    }
-    while (n > 0) {
-        e->carry[e->ncarry++] = *p++;
-        n--;
-        if (e->ncarry == 3) {
-            e->ncarry = 0;
-            if (b64_put(d, e->carry, 3) != 0)
-                return -1;
-        }
-    }
-    return 0;
-}
-
-int enc_dst_finish(struct enc_dst *d)
-{
-    struct enc_b64enc *e = d->b64;
-
-    if (e == NULL)
-        return 0;
-    if (e->ncarry > 0) {
-        if (b64_put(d, e->carry, e->ncarry) != 0)
-            return -1;
-        e->ncarry = 0;
-    }
-    if (!e->single_line && e->col > 0) {
-        e->out[e->used++] = '\n';
-        e->col = 0;
-    }
-    return b64_flush(d);
-}
-
-static int b64_value(int c)
-{
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A';
-    if (c >= 'a' && c <= 'z')
-        return c - 'a' + 26;
-    if (c >= '0' && c <= '9')
-        return c - '0' + 52;
-    if (c == '+')
-        return 62;
-    if (c == '/')
-        return 63;
-    return -1;
-}
-
-static ssize_t raw_read(struct enc_src *s, unsigned char *buf, size_t cap)
-{
-    for (;;) {
-        ssize_t n = read(s->fd, buf, cap > (size_t)INT_MAX ? (size_t)INT_MAX
-                                                           : cap);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            tool_err("enc: read error on %s: %s", s->name, strerror(errno));
-            return -1;
-        }
-        s->raw_read += (uint64_t)n;
-        return n;
-    }
-}
-
-/* Decode one more quantum into pend; 1 if produced, 0 at end, -1 error. */
-static int b64_next(struct enc_src *s)
-{
-    struct enc_b64dec *b = s->b64;
-
-    for (;;) {
-        if (b->pos == b->len) {
-            if (b->eof)
-                break;
-            ssize_t n = raw_read(s, b->in, sizeof b->in);
-            if (n < 0)
-                return -1;
-            if (n == 0) {
-                b->eof = 1;
-                break;
-            }
-            b->pos = 0;
-            b->len = (size_t)n;
-        }
-        int c = b->in[b->pos++];
-        b->offset++;
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' ||
-            c == '\v')
-            continue;
-        if (b->done) {
-            tool_err("enc: invalid base64 input on %s: data after the "
-                     "final '=' (offset %llu)", s->name,
-                     (unsigned long long)(b->offset - 1));
-            return -1;
-        }
-        if (c == '=') {
-            /* "xx==" or "xxx=" */
-            if (b->nq < 2) {
-                tool_err("enc: invalid base64 input on %s: misplaced '=' "
-                         "(offset %llu)", s->name,
-                         (unsigned long long)(b->offset - 1));
-                return -1;
-            }
-            b->quad[b->nq++] = 64;
-            if (b->nq == 4) {
-                if (b->quad[2] == 64 && b->quad[3] != 64) {
-                    tool_err("enc: invalid base64 input on %s", s->name);
-                    return -1;
-                }
-                unsigned v = b->quad[0] << 18 | b->quad[1] << 12 |
-                             (b->quad[2] & 63) << 6;
-                b->pend[0] = (unsigned char)(v >> 16);
-                b->pend[1] = (unsigned char)(v >> 8);
-                b->npend = b->quad[2] == 64 ? 1 : 2;
-                b->pendpos = 0;
-                b->nq = 0;
-                b->done = 1;
-                return 1;
-            }
-            continue;
-        }
-        int v = b64_value(c);
-        if (v < 0 || (b->nq > 0 && b->quad[b->nq - 1] == 64)) {
-            tool_err("enc: invalid base64 input on %s: unexpected %s0x%02x "
-                     "at offset %llu", s->name,
-                     v < 0 ? "byte " : "character after '=' ", c,
-                     (unsigned long long)(b->offset - 1));
-            return -1;
-        }
-        b->quad[b->nq++] = (unsigned)v;
-        if (b->nq == 4) {
-            unsigned w = b->quad[0] << 18 | b->quad[1] << 12 |
-                         b->quad[2] << 6 | b->quad[3];
-            b->pend[0] = (unsigned char)(w >> 16);
-            b->pend[1] = (unsigned char)(w >> 8);
-            b->pend[2] = (unsigned char)w;
-            b->npend = 3;
-            b->pendpos = 0;
-            b->nq = 0;
-            return 1;
-        }
-    }
-    if (b->nq != 0) {
-        tool_err("enc: invalid base64 input on %s: it ends in the middle of "
-                 "a 4-character group", s->name);
-        return -1;
-    }
-    return 0;
-}
-
-ssize_t enc_src_read(struct enc_src *s, unsigned char *buf, size_t cap)
-{
-    struct enc_b64dec *b = s->b64;
-    size_t n = 0;
-
-    if (b == NULL)
-        return raw_read(s, buf, cap);
-    while (n < cap) {
-        if (b->pendpos == b->npend) {
-            int r = b64_next(s);
-            if (r < 0)
-                return -1;
-            if (r == 0)
-                break;
-        }
-        while (n < cap && b->pendpos < b->npend)
-            buf[n++] = b->pend[b->pendpos++];
-    }
-    return (ssize_t)n;
-}
-
-ssize_t enc_src_read_full(struct enc_src *s, unsigned char *buf, size_t n)
-{
-    size_t got = 0;
-    while (got < n) {
-        ssize_t r = enc_src_read(s, buf + got, n - got);
-        if (r < 0)
-            return -1;
-        if (r == 0)
-            break;
-        got += (size_t)r;
-    }
-    return (ssize_t)got;
-}
-
-int enc_b64_setup(struct enc_src *s, struct enc_dst *d, int encrypting,
-                  int single_line)
-{
-    if (encrypting) {
-        d->b64 = calloc(1, sizeof *d->b64);
-        if (d->b64 == NULL)
-            return -1;
-        d->b64->single_line = single_line;
-    } else {
-        s->b64 = calloc(1, sizeof *s->b64);
-        if (s->b64 == NULL)
-            return -1;
-    }
-    return 0;
-}
-
-void enc_b64_free(struct enc_src *s, struct enc_dst *d)
-{
-    free(s->b64);
-    free(d->b64);
-    s->b64 = NULL;
-    d->b64 = NULL;
-}
-
 /* ---- progress ----------------------------------------------------------------- */
 
 struct progress {
@@ -555,6 +260,7 @@ struct progress {
     int shown;
     uint64_t total;          /* 0: unknown */
     double t0, last;
+    double first, every;     /* seconds: first line, then refreshes */
 };
 
 static double now_s(void)
@@ -575,12 +281,25 @@ static void human(char *buf, size_t n, double v)
     snprintf(buf, n, u ? "%.1f %s" : "%.0f %s", v, unit[u]);
 }
 
+/* RIJN_ENC_PROGRESS_EVERY=s (tests): a line from s seconds on and every s
+ * seconds, instead of from 0.5 s on and every 0.25 s; 0 shows every
+ * update. */
 static void progress_init(struct progress *p, int on, uint64_t total)
 {
+    const char *every = getenv("RIJN_ENC_PROGRESS_EVERY");
+    char *end;
+
     p->on = on;
     p->shown = 0;
     p->total = total;
     p->t0 = p->last = now_s();
+    p->first = 0.5;
+    p->every = 0.25;
+    if (every != NULL && *every != '\0') {
+        double v = strtod(every, &end);
+        if (*end == '\0' && v >= 0 && v <= 3600)
+            p->first = p->every = v;
+    }
 }
 
 /* Print when due (every 0.25 s, from 0.5 s on) or when final. */
@@ -593,7 +312,7 @@ static void progress_show(struct progress *p, uint64_t done, int final)
         return;
     t = now_s();
     el = t - p->t0;
-    if (!final && (el < 0.5 || t - p->last < 0.25))
+    if (!final && (el < p->first || t - p->last < p->every))
         return;
     if (final && !p->shown)
         return;
@@ -1169,6 +888,8 @@ struct slot {
     unsigned char *buf;
     size_t len;
     uint64_t off;      /* keystream offset of buf[0] */
+    uint64_t raw_end;  /* input bytes read once buf was filled (progress;
+                        * base64 characters when decoding) */
     uint64_t seq;
     size_t used;       /* most bytes buf ever held: what to wipe */
     int state;
@@ -1244,7 +965,7 @@ static void *stream_writer(void *arg)
         }
         pthread_mutex_lock(&s->sh.mu);
         sl->state = S_FREE;
-        s->sh.done += sl->len;
+        s->sh.done = sl->raw_end;
         uint64_t d = s->sh.done;
         pthread_cond_broadcast(&s->sh.cv);
         pthread_mutex_unlock(&s->sh.mu);
@@ -1335,7 +1056,7 @@ static int stream_engine(struct enc_run *r, uint64_t total)
         if (stop)
             break;
         double t0 = adapt && in_reader ? now_s() : 0;
-        ssize_t n = raw_read(r->src, sl->buf, CHUNK);
+        ssize_t n = enc_src_read(r->src, sl->buf, CHUNK);
         if (n > 0 && in_reader) {
             double t1 = adapt ? now_s() : 0;
             rijn_aes_ctr_seek(&ctx, off);
@@ -1349,13 +1070,14 @@ static int stream_engine(struct enc_run *r, uint64_t total)
         pthread_mutex_lock(&s.sh.mu);
         if (n <= 0) {
             if (n < 0)
-                s.sh.failed = 1;   /* raw_read printed the message */
+                s.sh.failed = 1;   /* enc_src_read printed the message */
             s.eof = 1;
             pthread_cond_broadcast(&s.sh.cv);
             pthread_mutex_unlock(&s.sh.mu);
             break;
         }
         sl->len = (size_t)n;
+        sl->raw_end = r->src->raw_read;
         if (sl->used < sl->len)
             sl->used = sl->len;
         sl->off = off;
@@ -1412,7 +1134,7 @@ out:
     return rc;
 }
 
-/* ---- simple loop (base64) ------------------------------------------------------- */
+/* ---- simple loop (inputs under 1 MiB) --------------------------------------------- */
 
 static int simple_loop(struct enc_run *r, uint64_t total)
 {
@@ -1469,24 +1191,23 @@ int enc_run_data(struct enc_run *r)
             total = (uint64_t)st.st_size - (uint64_t)pos;
         }
     }
-    /* base64, or a regular input of less than one buffer (no threads to
-     * start for a few bytes) */
-    if (r->src->b64 != NULL || r->dst->b64 != NULL ||
-        (regular && total < CHUNK)) {
-        int rc = simple_loop(r, regular ? total + r->src->raw_read : 0);
-        if (rc == 0 && enc_dst_finish(r->dst) != 0) {
-            tool_err("enc: write error on %s: %s", r->dst->name,
-                     strerror(errno));
-            rc = -1;
-        }
-        return rc;
+    /* A regular file to our own file, raw: the parallel file engine. */
+    if (regular && total >= CHUNK && r->out_is_tmp && r->src->b64 == NULL &&
+        r->dst->b64 == NULL)
+        return file_engine(r, (uint64_t)pos, total);
+
+    /* Progress counts input bytes (base64 characters when decoding) from
+     * the start, as src->raw_read does. */
+    uint64_t progress_total = regular ? total + r->src->raw_read : 0;
+    int rc;
+    if (regular && total < CHUNK) /* no threads to start for a few bytes */
+        rc = simple_loop(r, progress_total);
+    else
+        rc = stream_engine(r, progress_total);
+    if (rc == 0 && enc_dst_finish(r->dst) != 0) { /* the base64 tail */
+        tool_err("enc: write error on %s: %s", r->dst->name,
+                 strerror(errno));
+        rc = -1;
     }
-    if (regular && r->out_is_tmp && total >= CHUNK) {
-        int rc = file_engine(r, (uint64_t)pos, total);
-        if (rc == 0 && lseek(r->src->fd, (off_t)st.st_size, SEEK_SET) < 0) {
-            /* position is irrelevant for a file we own alone */
-        }
-        return rc;
-    }
-    return stream_engine(r, regular ? total : 0);
+    return rc;
 }

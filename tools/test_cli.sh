@@ -3,7 +3,8 @@
 #
 #   sh tools/test_cli.sh path/to/rijn [group...]
 #
-# Groups: usage enc vectors golden openssl errors speed (default: all).
+# Groups: usage enc vectors golden openssl errors engine inplace base64
+# progress speed (default: all).
 # Exit status: 0 pass, 1 fail, 77 skipped (only when every group asked for
 # was skipped, e.g. `openssl` without /usr/bin/openssl).
 set -u
@@ -383,11 +384,25 @@ group_errors() {
         expect_fail "read error (EIO from /proc/self/mem)" "$O" -- \
             $E -K $K128 -iv $IVF5 -in /proc/self/mem -out "$O"
     fi
-    if [ "$(id -u)" != 0 ]; then
-        cp "$T/in" "$T/unreadable" && chmod 000 "$T/unreadable"
-        expect_fail "unreadable input" "$O" -- \
-            $E -K $K128 -iv $IVF5 -in "$T/unreadable" -out "$O"
+    # unreadable input (as root: as nobody, to whom root's mode-000 file
+    # is unreadable)
+    cp "$T/in" "$T/unreadable" && chmod 000 "$T/unreadable"
+    AS=
+    if [ "$(id -u)" = 0 ]; then
+        AS="setpriv --reuid=65534 --regid=65534 --clear-groups"
+        chmod 755 "$T"
+        command -v setpriv >/dev/null 2>&1 &&
+            $AS "$RIJN" --version >/dev/null 2>&1 || AS=none
     fi
+    if [ "$AS" = none ]; then
+        echo "skip: unreadable input (root, and nobody cannot run $RIJN)"
+    else
+        expect_fail "unreadable input" "$O" -- \
+            $AS $E -K $K128 -iv $IVF5 -in "$T/unreadable" -out "$O"
+        grep -q "Permission denied" "$T/stderr" ||
+            fail "unreadable input: no EACCES message: $(cat "$T/stderr")"
+    fi
+    chmod 700 "$T"
     # file size limit: write fails (EFBIG) in the middle, in both engines
     mkdata "$T/in3m" 3145728
     for th in 1 2; do
@@ -759,11 +774,159 @@ group_inplace() {
 }
 
 # ---------------------------------------------------------------------------
-[ $# -gt 0 ] || set -- usage enc vectors golden openssl errors engine inplace speed
+# Base64 (-a, -A) against coreutils base64(1), which writes the same format
+# as openssl (64-character lines and a final newline; -w 0: one line, no
+# newline), so this needs no openssl and runs under qemu too. Sizes cross
+# the 48-byte line, the 64 KiB buffers and the 1 MiB slots of the engines;
+# the input comes from a file and from a pipe; decoding also takes other
+# line widths, CR LF and whitespace.
+group_base64() {
+    command -v base64 >/dev/null 2>&1 || { echo "skip: no base64(1)"; return 77; }
+    bad=0
+    runs=0
+    for n in 0 1 2 3 47 48 49 65535 65536 65537 1048575 1048576 1048577 \
+             3145777 4194305; do
+        mkdata "$T/p" $n
+        RIJN_ENC_IO=pwrite "$RIJN" enc -aes-192-ctr -threads 1 -K $K192 \
+            -iv $IVF5 -in "$T/p" -out "$T/c" || fail "base64: raw $n"
+        base64 -w 64 "$T/c" >"$T/c64"
+        base64 -w 0 "$T/c" >"$T/c0"
+        for how in file pipe; do
+            for A in "" -A; do
+                runs=$((runs + 1))
+                want=$T/c64
+                [ -n "$A" ] && want=$T/c0
+                if [ $how = file ]; then
+                    "$RIJN" enc -aes-192-ctr -a $A -K $K192 -iv $IVF5 \
+                        -in "$T/p" -out "$T/r" 2>"$T/e"
+                else
+                    cat "$T/p" | "$RIJN" enc -aes-192-ctr -a $A -K $K192 \
+                        -iv $IVF5 >"$T/r" 2>"$T/e"
+                fi
+                cmp -s "$T/r" "$want" ||
+                    { fail "base64: encode $n bytes, $how $A: $(head -c 200 "$T/e")"; bad=1; }
+            done
+        done
+        # decode: 64 columns, one line (-A and without), 76 columns with
+        # CR LF, and 1-column lines padded with blanks
+        base64 -w 76 "$T/c" | sed 's/$/\r/' >"$T/c76"
+        for src in c64 c0 c76; do
+            for how in file pipe; do
+                runs=$((runs + 1))
+                A=""
+                [ $src = c0 ] && [ $how = pipe ] && A=-A
+                if [ $how = file ]; then
+                    "$RIJN" enc -d -aes-192-ctr -a $A -K $K192 -iv $IVF5 \
+                        -in "$T/$src" -out "$T/d" 2>"$T/e"
+                else
+                    cat "$T/$src" | "$RIJN" enc -d -aes-192-ctr -a $A \
+                        -K $K192 -iv $IVF5 >"$T/d" 2>"$T/e"
+                fi
+                cmp -s "$T/d" "$T/p" ||
+                    { fail "base64: decode $n bytes from $src, $how $A: $(head -c 200 "$T/e")"; bad=1; }
+            done
+        done
+        if [ $n -le 65537 ]; then
+            runs=$((runs + 1))
+            base64 -w 1 "$T/c" | sed 's/^/ \t/' >"$T/c1"
+            "$RIJN" enc -d -aes-192-ctr -a -K $K192 -iv $IVF5 -in "$T/c1" \
+                -out "$T/d" 2>"$T/e" && cmp -s "$T/d" "$T/p" ||
+                { fail "base64: decode $n bytes, 1-column lines with blanks"; bad=1; }
+        fi
+    done
+    [ $bad -eq 0 ] && pass "base64: $runs runs (encode -a/-A, decode 64/76 columns, CR LF, one line, blanks; file and pipe; 0 to 4 MiB + 1) match base64(1)"
+    # an invalid character far into a big input: error, offset, no output
+    mkdata "$T/p" 3145777
+    "$RIJN" enc -aes-192-ctr -a -K $K192 -iv $IVF5 -in "$T/p" -out "$T/c64"
+    printf '@' | dd of="$T/c64" bs=1 seek=2500000 conv=notrunc 2>/dev/null
+    mkdir -p "$T/out"
+    printf 'precious\n' >"$T/out/existing"
+    expect_fail "base64: invalid character at offset 2500000" "$T/out/existing" -- \
+        "$RIJN" enc -d -aes-192-ctr -a -K $K192 -iv $IVF5 -in "$T/c64" \
+        -out "$T/out/existing"
+    grep -q "unexpected byte 0x40 at offset 2500000" "$T/stderr" ||
+        fail "base64: message does not give the offset: $(cat "$T/stderr")"
+}
+
+# ---------------------------------------------------------------------------
+# --progress: one refreshing line on stderr ("\r..."), ended by a newline,
+# with the total and ETA when the input size is known; automatic only when
+# stderr is a terminal; never changes the output. RIJN_ENC_PROGRESS_EVERY=0
+# shows every update, so short runs show lines too.
+group_progress() {
+    mkdata "$T/p" 6303561
+    "$RIJN" enc -aes-128-ctr -K $K128 -iv $IVF5 -in "$T/p" -out "$T/ref" ||
+        fail "progress: reference"
+    # last_line FILE: the last line drawn (after the last \r)
+    last_line() { tr '\r' '\n' <"$1" | grep -v '^$' | tail -n 1; }
+    for how in file pipe base64; do
+        case $how in
+        file) RIJN_ENC_PROGRESS_EVERY=0 "$RIJN" enc -aes-128-ctr -threads 2 \
+                  -K $K128 -iv $IVF5 --progress -in "$T/p" -out "$T/r" 2>"$T/e"
+              want='6.0 MiB / 6.0 MiB (100%)  *[0-9.]* [KMG]*i*B/s  ETA 0:00 *' ;;
+        pipe) cat "$T/p" | RIJN_ENC_PROGRESS_EVERY=0 "$RIJN" enc -aes-128-ctr \
+                  -K $K128 -iv $IVF5 -progress >"$T/r" 2>"$T/e"
+              want='6.0 MiB  *[0-9.]* [KMG]*i*B/s *' ;;
+        base64) RIJN_ENC_PROGRESS_EVERY=0 "$RIJN" enc -aes-128-ctr -a \
+                  -K $K128 -iv $IVF5 -progress -in "$T/p" 2>"$T/e" |
+                  "$RIJN" enc -d -a -aes-128-ctr -K $K128 -iv $IVF5 >"$T/r"
+              want='6.0 MiB / 6.0 MiB (100%)  *[0-9.]* [KMG]*i*B/s  ETA 0:00 *' ;;
+        esac
+        line=$(last_line "$T/e")
+        want_out=$T/ref
+        [ $how = base64 ] && want_out=$T/p # encrypted, then decrypted
+        cmp -s "$T/r" "$want_out" || fail "progress ($how): output differs"
+        if [ "$(head -c 1 "$T/e")" = "$(printf '\r')" ] &&
+            [ "$(tail -c 1 "$T/e" | od -An -c | tr -d ' ')" = '\n' ] &&
+            [ "$(tr -cd '\r' <"$T/e" | wc -c)" -ge 2 ] &&
+            expr "$line" : "$want\$" >/dev/null; then
+            pass "progress ($how): $(tr -cd '\r' <"$T/e" | wc -c) refreshes, last: $line"
+        else
+            fail "progress ($how): stderr $(tr '\r' '|' <"$T/e" | head -c 300)"
+        fi
+    done
+    # not a terminal and no -progress: nothing on stderr
+    RIJN_ENC_PROGRESS_EVERY=0 "$RIJN" enc -aes-128-ctr -K $K128 -iv $IVF5 \
+        -in "$T/p" -out "$T/r" 2>"$T/e"
+    [ ! -s "$T/e" ] && cmp -s "$T/r" "$T/ref" &&
+        pass "progress: off when stderr is not a terminal" ||
+        fail "progress: shown with stderr not a terminal: $(head -c 200 "$T/e")"
+    # the default refresh: the first line once the run has lasted 0.5 s
+    { head -c 1048576 "$T/p"; sleep 1; tail -c +1048577 "$T/p"; } |
+        "$RIJN" enc -aes-128-ctr -K $K128 -iv $IVF5 -progress >"$T/r" 2>"$T/e"
+    cmp -s "$T/r" "$T/ref" && [ "$(tr -cd '\r' <"$T/e" | wc -c)" -ge 1 ] &&
+        pass "progress: default timing, a line after 0.5 s ($(last_line "$T/e"))" ||
+        fail "progress: default timing: $(tr '\r' '|' <"$T/e" | head -c 200)"
+    # stderr on a terminal (script(1) gives one): on by default, and off
+    # with -noprogress
+    if command -v script >/dev/null 2>&1 &&
+        script -qec true /dev/null </dev/null >/dev/null 2>&1; then
+        for flag in "" -noprogress; do
+            script -qec "RIJN_ENC_PROGRESS_EVERY=0 '$RIJN' enc -aes-128-ctr \
+                -K $K128 -iv $IVF5 $flag -in '$T/p' -out '$T/r'" /dev/null \
+                </dev/null >"$T/tty" 2>&1
+            cmp -s "$T/r" "$T/ref" || fail "progress (terminal $flag): output differs"
+            if [ -z "$flag" ]; then
+                grep -q '(100%)' "$T/tty" &&
+                    pass "progress: on by default when stderr is a terminal" ||
+                    fail "progress: not shown on a terminal: $(head -c 200 "$T/tty")"
+            else
+                [ ! -s "$T/tty" ] &&
+                    pass "progress: -noprogress on a terminal prints nothing" ||
+                    fail "progress: -noprogress printed: $(head -c 200 "$T/tty")"
+            fi
+        done
+    else
+        echo "skip: progress on a terminal (no script(1) or no pty)"
+    fi
+}
+
+# ---------------------------------------------------------------------------
+[ $# -gt 0 ] || set -- usage enc vectors golden openssl errors engine inplace base64 progress speed
 ran=0
 for g in "$@"; do
     case $g in
-    usage | enc | vectors | golden | openssl | errors | engine | inplace | speed) ;;
+    usage | enc | vectors | golden | openssl | errors | engine | inplace | base64 | progress | speed) ;;
     *) echo "unknown group $g" >&2; exit 1 ;;
     esac
     echo "== $g"
