@@ -194,7 +194,8 @@ static int run(struct state *s)
             unsigned char kiv[48];
             hash_pbkdf2(md, (const unsigned char *)s->pass, plen, sptr,
                         sptr ? 8 : 0, o->iter ? o->iter : 10000, kiv,
-                        o->key_len + 16);
+                        o->key_len + 16,
+                        o->threads > 0 ? o->threads : default_threads());
             memcpy(s->key, kiv, o->key_len);
             memcpy(s->iv, kiv + o->key_len, 16);
             hash_wipe(kiv, sizeof kiv);

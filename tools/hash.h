@@ -7,6 +7,9 @@
  * time. Variable-time is fine here: the inputs are a password and a salt
  * that are processed once, not a stream of secret data an attacker can
  * time. Every function is byte-order independent (no type punning).
+ * SHA-1 and SHA-256 use the x86 SHA extensions when the CPU has them
+ * (hash_x86.c), as OpenSSL does: PBKDF2 with many iterations is bound by
+ * the compression function.
  */
 #ifndef RIJN_TOOL_HASH_H
 #define RIJN_TOOL_HASH_H
@@ -17,25 +20,39 @@
 #define HASH_MAX_OUT 64   /* SHA-512 */
 #define HASH_MAX_BLOCK 128
 
+/* The chaining value: 32-bit words (MD5, SHA-1, SHA-224/256) or 64-bit
+ * words (SHA-384/512). */
+typedef union hash_state {
+    uint32_t w32[8];
+    uint64_t w64[8];
+} hash_state;
+
+/* One block_len-byte block into the chaining value. */
+typedef void hash_compress_fn(hash_state *h, const unsigned char *block);
+
 typedef struct hash_ctx {
-    union {
-        uint32_t w32[8];
-        uint64_t w64[8];
-    } h;
+    hash_state h;
     unsigned char buf[HASH_MAX_BLOCK];
     size_t used;          /* bytes in buf */
     uint64_t total;       /* bytes hashed (fits: passwords and salts) */
     const struct hash_alg *alg;
+    hash_compress_fn *compress; /* alg's, picked at hash_init */
 } hash_ctx;
 
 typedef struct hash_alg {
     const char *name;     /* "md5", "sha1", "sha256", ... */
     size_t out_len;       /* digest bytes */
-    size_t block_len;     /* 64 or 128 */
-    void (*init)(hash_ctx *c);
-    void (*compress)(hash_ctx *c, const unsigned char *block);
-    void (*final)(hash_ctx *c, unsigned char *out);
+    size_t block_len;     /* 64 or 128 (64-bit words) */
+    int little_endian;    /* MD5: words and length little-endian */
+    hash_state iv;
+    hash_compress_fn *compress;       /* portable C */
+    hash_compress_fn *compress_fast;  /* CPU extension, or NULL */
 } hash_alg;
+
+/* Use the CPU's hash instructions where there are some (the default), or
+ * only the portable code (on = 0; tests). Returns 1 if they are in use.
+ * Call before hashing, not while another thread hashes. */
+int hash_set_accel(int on);
 
 /* The digest named `name` (case-insensitive; "sha256", "SHA2-256",
  * "sha-256" ...), or NULL. */
@@ -56,10 +73,13 @@ void hash_hmac(const hash_alg *alg, unsigned char *out,
                const unsigned char *key, size_t key_len,
                const unsigned char *msg, size_t msg_len);
 
-/* PBKDF2-HMAC-alg (RFC 8018, section 5.2): out_len bytes. iter >= 1. */
+/* PBKDF2-HMAC-alg (RFC 8018, section 5.2): out_len bytes. iter >= 1.
+ * The out_len / alg->out_len blocks are independent; up to `threads`
+ * threads compute them side by side (1: this thread only). */
 void hash_pbkdf2(const hash_alg *alg, const unsigned char *pass,
                  size_t pass_len, const unsigned char *salt, size_t salt_len,
-                 unsigned long iter, unsigned char *out, size_t out_len);
+                 unsigned long iter, unsigned char *out, size_t out_len,
+                 int threads);
 
 /*
  * OpenSSL's EVP_BytesToKey with count 1: D_1 = H(pass || salt),
@@ -73,5 +93,12 @@ void hash_bytes_to_key(const hash_alg *alg, const unsigned char *pass,
 
 /* Zero memory in a way the compiler keeps. */
 void hash_wipe(void *p, size_t n);
+
+/* hash_x86.c: SHA extensions (SHA-NI), x86-64 with GCC or Clang. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define HASH_X86 1
+int hash_x86_have_sha(void);
+hash_compress_fn hash_x86_sha1, hash_x86_sha256;
+#endif
 
 #endif /* RIJN_TOOL_HASH_H */
