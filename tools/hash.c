@@ -214,7 +214,8 @@ static void sha1_compress(hash_state *h, const unsigned char *p)
 
 /* ---- SHA-224 / SHA-256 ------------------------------------------------- */
 
-static const uint32_t sha256_k[64] = {
+/* FIPS 180-4 4.2.2; shared with hash_x86.c */
+const uint32_t hash_sha256_k[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
     0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
     0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
@@ -244,7 +245,7 @@ static void sha256_compress(hash_state *h, const unsigned char *p)
     for (int i = 0; i < 64; i++) {
         uint32_t S1 = ror32(s[4], 6) ^ ror32(s[4], 11) ^ ror32(s[4], 25);
         uint32_t ch = (s[4] & s[5]) ^ (~s[4] & s[6]);
-        uint32_t t1 = s[7] + S1 + ch + sha256_k[i] + w[i];
+        uint32_t t1 = s[7] + S1 + ch + hash_sha256_k[i] + w[i];
         uint32_t S0 = ror32(s[0], 2) ^ ror32(s[0], 13) ^ ror32(s[0], 22);
         uint32_t maj = (s[0] & s[1]) ^ (s[0] & s[2]) ^ (s[1] & s[2]);
         uint32_t t2 = S0 + maj;

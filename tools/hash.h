@@ -94,6 +94,9 @@ void hash_bytes_to_key(const hash_alg *alg, const unsigned char *pass,
 /* Zero memory in a way the compiler keeps. */
 void hash_wipe(void *p, size_t n);
 
+/* SHA-256's round constants (hash.c). */
+extern const uint32_t hash_sha256_k[64];
+
 /* hash_x86.c: SHA extensions (SHA-NI), x86-64 with GCC or Clang. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define HASH_X86 1
