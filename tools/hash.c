@@ -457,6 +457,8 @@ void hash_update(hash_ctx *c, const void *data, size_t len)
     const unsigned char *p = data;
     size_t bl = c->alg->block_len;
 
+    if (len == 0) /* data may be NULL */
+        return;
     c->total += len;
     if (c->used > 0) {
         size_t take = bl - c->used < len ? bl - c->used : len;
@@ -570,7 +572,8 @@ static void pbkdf2_block(const struct hmac_key *hk, const unsigned char *salt,
     hash_state st;
 
     st32be(idx, index);
-    hash_update(&c, salt, salt_len);
+    if (salt_len > 0) /* salt may be NULL (-nosalt) */
+        hash_update(&c, salt, salt_len);
     hash_update(&c, idx, 4);
     hash_final(&c, blk);
     c = hk->outer;
