@@ -22,7 +22,9 @@
  * tail that interrupts and the other virtual machines add). |t| > 10 is
  * dudect's "definitely not constant time": a failure for a library target,
  * and required for the controls, which show that the harness sees a leak
- * as small as a secret-dependent branch around two additions. The t values are printed.
+ * as small as a secret-dependent branch around two additions. A target
+ * over the limit is measured again, and only a leak both runs see counts
+ * (see run_confirmed). The t values are printed.
  *
  * x86-64 only (the TSC); registered for native builds without sanitizers,
  * run one at a time (RUN_SERIAL). `--seed N` replays the inputs.
@@ -273,6 +275,28 @@ static double run_target(const target *t, tu_rng *rng, const uint8_t *fixed)
     return worst;
 }
 
+/*
+ * run_target, and when it sees a leak, once more with the same fixed
+ * secret and fresh random inputs and classes: the leak counts only if
+ * both runs see it (the smaller |t| is returned). On a shared machine one
+ * run in a few hundred crosses the limit on a crop without a leak (seen on
+ * ct64, whose code has no secret branch or index: |t| 11-23 on one crop
+ * while another job ran, under 3 on its re-run); a real leak is seen every
+ * time (the controls: 28-80 on all samples).
+ */
+static double run_confirmed(const target *t, tu_rng *rng,
+                            const uint8_t *fixed)
+{
+    double worst = run_target(t, rng, fixed), again;
+
+    if (worst <= T_LIMIT)
+        return worst;
+    tu_note("%s: |t| = %.1f > %.0f; measuring again to confirm", t->what,
+            worst, T_LIMIT);
+    again = run_target(t, rng, fixed);
+    return again < worst ? again : worst;
+}
+
 /* A library target passes if no leak is seen. */
 static void expect_constant(const target *t, tu_rng *rng)
 {
@@ -280,7 +304,7 @@ static void expect_constant(const target *t, tu_rng *rng)
     double worst;
 
     tu_rng_fill(rng, fixed, t->in_len);
-    worst = run_target(t, rng, fixed);
+    worst = run_confirmed(t, rng, fixed);
     if (worst > T_LIMIT)
         tu_fail("%s: timing depends on the secret (max |t| = %.1f > %.0f)",
                 t->what, worst, T_LIMIT);
@@ -333,7 +357,7 @@ static int run_poly(const char *engine, tu_rng *rng)
         return tu_end();
     }
     /* class 0 = the right tag (verify returns 1), class 1 = random tags */
-    if (run_target(&verify, rng, right) > T_LIMIT)
+    if (run_confirmed(&verify, rng, right) > T_LIMIT)
         tu_fail("%s: timing depends on the tag", verify.what);
     else
         tu_pass();
@@ -349,11 +373,11 @@ static int run_control(tu_rng *rng)
 
     tu_set_name("dudect.control");
     tu_rng_fill(rng, g_control_ref, sizeof g_control_ref);
-    if (run_target(&cmp, rng, g_control_ref) > T_LIMIT)
+    if (run_confirmed(&cmp, rng, g_control_ref) > T_LIMIT)
         tu_pass();
     else
         tu_fail("%s was not flagged: the harness cannot see a leak", cmp.what);
-    if (run_target(&br, rng, even) > T_LIMIT)
+    if (run_confirmed(&br, rng, even) > T_LIMIT)
         tu_pass();
     else
         tu_fail("%s was not flagged: the harness cannot see a leak", br.what);
