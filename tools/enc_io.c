@@ -70,14 +70,17 @@ static void on_fatal_signal(int sig)
 
 void enc_install_signals(void)
 {
-    struct sigaction sa;
+    static const int stop[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa, old;
 
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
     sa.sa_handler = on_fatal_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    /* A signal ignored by whoever started us stays ignored: nohup (SIGHUP)
+     * and the shell's background jobs (SIGINT) rely on it. */
+    for (size_t i = 0; i < sizeof stop / sizeof stop[0]; i++)
+        if (sigaction(stop[i], NULL, &old) != 0 || old.sa_handler != SIG_IGN)
+            sigaction(stop[i], &sa, NULL);
     sigaction(SIGBUS, &sa, NULL);
     /* A closed pipe must be an EPIPE write error, not a silent death. */
     sa.sa_handler = SIG_IGN;

@@ -491,25 +491,52 @@ group_errors() {
         pass "EPIPE reported ($(cat "$T/stderr"))" ||
         fail "EPIPE: status $(cat "$T/rc"), message '$(cat "$T/stderr")'"
     # killed mid-run (input is a FIFO that never ends): the temporary file
-    # is removed and the old output stays
+    # is removed and the old output stays. A background job starts with
+    # SIGINT ignored (and rijn keeps an ignored signal ignored), so the
+    # three start at their defaults (env --default-signal, coreutils 8.31).
+    sigs=TERM
+    dflt=""
+    if env --default-signal=INT true 2>/dev/null; then
+        sigs="TERM INT HUP"
+        dflt="env --default-signal=HUP,INT,TERM"
+    fi
     if mkfifo "$T/fifo" 2>/dev/null; then
-        sleep 10 >"$T/fifo" &
+        for sig in $sigs; do
+            sleep 10 >"$T/fifo" &
+            writer=$!
+            $dflt "$RIJN" enc -aes-128-ctr -K $K128 -iv $IVF5 -in "$T/fifo" \
+                -out "$O" 2>/dev/null &
+            pid=$!
+            sleep 1
+            leftover=$(ls -A "$T/out")
+            kill -$sig $pid
+            wait $pid
+            rc=$?
+            kill $writer 2>/dev/null
+            wait $writer 2>/dev/null
+            [ $rc -ne 0 ] && [ "$(cat "$O")" = precious ] &&
+                [ "$(ls -A "$T/out")" = existing ] &&
+                [ "$leftover" != existing ] &&
+                pass "SIG$sig mid-run: temporary file removed, output untouched" ||
+                fail "SIG$sig mid-run (status $rc, files: $(ls -A "$T/out"))"
+        done
+        # nohup: an ignored SIGHUP stays ignored, the run completes
+        head -c 3000 "$T/in" >"$T/in3k"
+        "$RIJN" enc -aes-128-ctr -K $K128 -iv $IVF5 -in "$T/in3k" -out "$T/ref3k"
+        { cat "$T/in3k"; sleep 2; } >"$T/fifo" &
         writer=$!
-        "$RIJN" enc -aes-128-ctr -K $K128 -iv $IVF5 -in "$T/fifo" -out "$O" \
-            2>/dev/null &
+        sh -c "trap '' HUP; exec \"\$@\"" sh "$RIJN" enc -aes-128-ctr -K $K128 \
+            -iv $IVF5 -in "$T/fifo" -out "$T/out/hup" 2>"$T/stderr" &
         pid=$!
         sleep 1
-        leftover=$(ls -A "$T/out")
-        kill -TERM $pid
+        kill -HUP $pid
         wait $pid
         rc=$?
-        kill $writer 2>/dev/null
         wait $writer 2>/dev/null
-        [ $rc -ne 0 ] && [ "$(cat "$O")" = precious ] &&
-            [ "$(ls -A "$T/out")" = existing ] &&
-            [ "$leftover" != existing ] &&
-            pass "SIGTERM mid-run: temporary file removed, output untouched" ||
-            fail "SIGTERM mid-run (status $rc, files: $(ls -A "$T/out"))"
+        [ $rc = 0 ] && cmp -s "$T/out/hup" "$T/ref3k" &&
+            pass "SIGHUP ignored by the parent (nohup): the run completes" ||
+            fail "SIGHUP ignored by the parent: status $rc, $(cat "$T/stderr")"
+        rm -f "$T/out/hup"
     fi
     [ "$(cat "$O")" = precious ] || fail "the output file was modified"
     [ "$(ls -A "$T/out")" = existing ] ||
