@@ -92,6 +92,7 @@ static int run(struct state *s)
 {
     struct enc_opts *o = &s->o;
     const char *in_name = o->in_path ? o->in_path : "standard input";
+    int threads = o->threads > 0 ? o->threads : default_threads();
     unsigned char hdr[16];
     size_t hdr_len = 0;
     int ok = 1;
@@ -194,8 +195,7 @@ static int run(struct state *s)
             unsigned char kiv[48];
             hash_pbkdf2(md, (const unsigned char *)s->pass, plen, sptr,
                         sptr ? 8 : 0, o->iter ? o->iter : 10000, kiv,
-                        o->key_len + 16,
-                        o->threads > 0 ? o->threads : default_threads());
+                        o->key_len + 16, threads);
             memcpy(s->key, kiv, o->key_len);
             memcpy(s->iv, kiv + o->key_len, 16);
             hash_wipe(kiv, sizeof kiv);
@@ -269,7 +269,7 @@ static int run(struct state *s)
         r.src = &s->src;
         r.dst = &s->dst;
         r.out_is_tmp = s->out.is_regular_tmp;
-        r.threads = o->threads > 0 ? o->threads : default_threads();
+        r.threads = threads;
         r.progress = o->progress >= 0 ? o->progress : isatty(STDERR_FILENO);
         if (enc_run_data(&r) != 0)
             ok = 0;

@@ -70,7 +70,7 @@ char *enc_pass_from_source(const char *arg);
  * an empty password: exit 1 without a message, like openssl). */
 char *enc_pass_prompt(const char *cipher_upper, int enc, int *quiet);
 
-/* ---- output, base64, engines (enc_io.c) ------------------------------- */
+/* ---- output and engines (enc_io.c); source, sink, base64 (enc_b64.c) -- */
 
 struct enc_output {
     int fd;
@@ -144,7 +144,7 @@ int enc_run_data(struct enc_run *r);
  * into place). */
 void enc_run_end(struct enc_run *r);
 
-/* Write all n bytes to fd (EINTR-safe); 0 or -1 with errno. */
+/* Write all n bytes to fd (EINTR-safe); 0 or -1 with errno (enc_b64.c). */
 int enc_write_all(int fd, const unsigned char *p, size_t n);
 
 #endif /* RIJN_TOOL_ENC_H */

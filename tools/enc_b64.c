@@ -173,10 +173,7 @@ int enc_dst_write(struct enc_dst *d, const unsigned char *p, size_t n)
         return 0;
     while (n >= 3) {
         if (e->col == 0 && n >= LINE_BYTES) { /* col: 0 with -A */
-            /* whole lines (or, with -A, as many groups as fit) */
-            size_t room = (B64_OUT - e->used) / 65, lines = n / LINE_BYTES;
-            if (lines > room)
-                lines = room;
+            /* whole lines (with -A: as many groups as fit) */
             if (e->single_line) {
                 size_t groups = (B64_OUT - e->used) / 4;
                 if (groups > n / 3)
@@ -186,6 +183,9 @@ int enc_dst_write(struct enc_dst *d, const unsigned char *p, size_t n)
                 p += groups * 3;
                 n -= groups * 3;
             } else {
+                size_t lines = (B64_OUT - e->used) / 65;
+                if (lines > n / LINE_BYTES)
+                    lines = n / LINE_BYTES;
                 for (size_t l = 0; l < lines; l++) {
                     b64_groups(e->out + e->used, p, LINE_BYTES / 3);
                     e->out[e->used + 64] = '\n';

@@ -534,8 +534,7 @@ static void hmac_run(const struct hmac_key *hk, unsigned char *out,
     unsigned char ih[HASH_MAX_OUT];
 
     hash_update(&c, m1, l1);
-    if (l2 > 0)
-        hash_update(&c, m2, l2);
+    hash_update(&c, m2, l2);
     hash_final(&c, ih);
     c = hk->outer;
     hash_update(&c, ih, hk->inner.alg->out_len);
@@ -566,31 +565,22 @@ static void pbkdf2_block(const struct hmac_key *hk, const unsigned char *salt,
 {
     const hash_alg *alg = hk->inner.alg;
     hash_compress_fn *compress = hk->inner.compress;
-    size_t hl = alg->out_len, bl = alg->block_len;
     unsigned char idx[4], blk[HASH_MAX_BLOCK];
-    hash_ctx c = hk->inner;
+    hash_ctx c;
     hash_state st;
 
     st32be(idx, index);
-    if (salt_len > 0) /* salt may be NULL (-nosalt) */
-        hash_update(&c, salt, salt_len);
-    hash_update(&c, idx, 4);
-    hash_final(&c, blk);
-    c = hk->outer;
-    hash_update(&c, blk, hl);
-    hash_final(&c, blk);           /* U_1 */
+    hmac_run(hk, blk, salt, salt_len, idx, 4); /* U_1 */
     /* t: all HASH_MAX_OUT bytes are XORed (a fixed-size loop); only the
-     * first hl are the block */
+     * first out_len are the block */
     memcpy(t, blk, HASH_MAX_OUT);
 
-    /* blk = U || 0x80 || 0... || bit length of (block + digest) */
-    c.total = bl + hl;
-    c.used = hl;
-    c.alg = alg;
-    c.compress = compress;
-    memcpy(c.buf, blk, hl);
+    /* blk = U || 0x80 || 0... || bit length: the last block of the outer
+     * hash of U, which is also the inner hash's (same lengths) */
+    c = hk->outer;
+    hash_update(&c, blk, alg->out_len);
     md_pad_block(&c);
-    memcpy(blk, c.buf, bl);
+    memcpy(blk, c.buf, alg->block_len);
     for (unsigned long j = 1; j < iter; j++) {
         st = hk->inner.h;
         compress(&st, blk);
