@@ -15,8 +15,10 @@ work=${RIJN_TEST_DIR:-$root/build-test}
 jobs=$(nproc)
 mkdir -p "$work"
 
-# On the machine that runs the tests natively, a backend this CPU supports
-# must be tested: the suites fail instead of skipping it.
+# A backend or engine whose CPU features are present must be tested (a
+# skip is then a failure); one whose features this CPU lacks is skipped
+# with the reason, which the summary at the end lists (tests/testutil.h,
+# tu_require_available).
 export RIJN_TEST_REQUIRE_ALL=1
 
 passed=0
@@ -25,6 +27,26 @@ skipped=0
 broken=()
 
 note() { printf '\n=== %s ===\n' "$*"; }
+
+# Every skipped test with its reason, one "label<TAB>reason" line each.
+skips=$work/skips.txt
+: >"$skips"
+
+# Appends the skipped tests of one ctest run to $skips. The reason is the
+# test's "SKIPPED: ..." line (a backend or engine whose CPU features are
+# missing) or, failing that, its "skip: ..." line, from ctest's full log.
+collect_skips() { # label ctest-output-log LastTest.log
+  local t reason
+  grep -- '\*\*\*Skipped' "$2" | sed -E 's/.*Test +#[0-9]+: ([^ ]+) .*/\1/' |
+  while read -r t; do
+    reason=$(awk -v t="$t" '
+      $0 ~ "^[0-9]+/[0-9]+ Test: " t "$" { on = 1; next }
+      on && /^[0-9]+\/[0-9]+ Test: / { exit }
+      on && /SKIPPED: / { sub(/.*SKIPPED: /, ""); print; exit }
+      on && /^skip: / { sub(/^skip: /, ""); print; exit }' "$3" 2>/dev/null)
+    printf '%s\t%s\n' "$1" "${reason:-$t: no reason printed}" >>"$skips"
+  done
+}
 
 # Adds one ctest log's summary ("... N tests failed out of M") to the totals.
 count() { # label log status
@@ -62,6 +84,7 @@ native() {
   local st=$?
   grep -E '^(The following tests|[[:space:]]+[0-9]+ - |[0-9]+% tests passed)|(Failed|\*\*\*)' "$dir.ctest.log" | tail -n 40
   count "$label" "$dir.ctest.log" "$st"
+  collect_skips "$label" "$dir.ctest.log" "$dir/Testing/Temporary/LastTest.log"
 }
 
 start=$(date +%s)
@@ -85,20 +108,29 @@ if [ "${RIJN_TEST_SKIP_CROSS:-0}" != 1 ]; then
   for arch in ppc ppc64 ppc64-power8 ppc64le aarch64; do
     note "cross $arch (qemu-user)"
     log=$work/cross-$arch.log
-    # The G5 (qemu-ppc64 -cpu 970) has no POWER8 crypto: ppc8 is compiled
-    # in but legitimately unavailable there, so that run may skip it.
-    require=1
-    [ "$arch" = ppc64 ] && require=0
-    RIJN_TEST_REQUIRE_ALL=$require RIJN_CROSS_DIR=$work/cross \
+    # (The G5, qemu-ppc64 -cpu 970, lacks POWER8's vcrypto: its ppc8
+    # tests are skipped with that reason.)
+    RIJN_CROSS_DIR=$work/cross \
       "$root/scripts/cross-test.sh" "$arch" >"$log" 2>&1
     st=$?
     grep -E '^(The following tests|[[:space:]]+[0-9]+ - |[0-9]+% tests passed)|(Failed|\*\*\*)' "$log" | tail -n 20
     count "cross-$arch" "$log" "$st"
+    collect_skips "cross-$arch" "$log" \
+      "$work/cross/build-cross-$arch/Testing/Temporary/LastTest.log"
     [ "$st" -eq 0 ] || tail -n 40 "$log"
   done
 fi
 
 note "summary ($(( $(date +%s) - start )) s)"
 for b in "${broken[@]}"; do echo "FAILED: $b"; done
+if [ -s "$skips" ]; then
+  # One line per reason: how many tests, in which runs.
+  echo "skipped, by reason:"
+  cut -f2 "$skips" | sort | uniq -c | sort -rn | while read -r n reason; do
+    runs=$(awk -F'\t' -v r="$reason" '$2 == r { print $1 }' "$skips" |
+           sort | uniq -c | awk '{ printf "%s%s %s", sep, $2, $1; sep = ", " }')
+    printf '  %3d  %s  [%s]\n' "$n" "$reason" "$runs"
+  done
+fi
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 [ ${#broken[@]} -eq 0 ] && [ "$failed" -eq 0 ]

@@ -29,6 +29,7 @@ enum {
     RIJN_CPU_AVX512VL = 1u << 10,
     RIJN_CPU_AVX512IFMA = 1u << 11,
     RIJN_CPU_GFNI = 1u << 12,
+    RIJN_CPU_SHA = 1u << 13, /* SHA-1/SHA-256 extensions (with SSSE3, SSE4.1) */
     /* AArch64 */
     RIJN_CPU_NEON = 1u << 16,
     RIJN_CPU_ARM_AES = 1u << 17,

@@ -22,16 +22,20 @@
 
 /*
  * Start a suite: remembers "<suite>.<backend>" for messages and checks that
- * the backend is compiled in and runnable. A backend this CPU cannot run
- * prints UNAVAILABLE and exits 77 (skip), or 1 when the environment has
- * RIJN_TEST_REQUIRE_ALL=1. A backend that is not compiled in is an error.
- * Returns the backend's rijn_impl_info.
+ * the backend is compiled in (an error if not) and runnable (see
+ * tu_require_available). Returns the backend's rijn_impl_info.
  */
 rijn_impl_info tu_begin(const char *suite, const char *backend);
 
-/* A backend or engine this CPU cannot run: print UNAVAILABLE and exit 77
- * (skip), or 1 under RIJN_TEST_REQUIRE_ALL=1. Returns if it is available.
- * `kind` names it in the message ("backend", "engine"). */
+/*
+ * Returns if the backend or engine (`kind`: "backend", "engine") can run
+ * here. Otherwise, when this CPU lacks a feature it needs, prints
+ * "<suite>.<name>: SKIPPED: <name>: needs F; this CPU lacks G" (the line
+ * scripts/test.sh collects for its summary) and exits 77 (skip). When only
+ * RIJN_CPU_MASK removed a feature the CPU has, that is a skip too, except
+ * under RIJN_TEST_REQUIRE_ALL=1, where code the hardware could run must
+ * be tested: exit 1. Unrunnable with every feature present is a bug: exit 1.
+ */
 void tu_require_available(const rijn_impl_info *info, const char *kind);
 
 /* Replace the "<suite>.<backend>" name used in messages. */

@@ -12,26 +12,19 @@
  * in the high lane of another, four rounds per sha1rnds4.
  */
 #include "hash.h"
+#include "internal.h"
 
 #ifdef HASH_X86
 
-#include <cpuid.h>
 #include <immintrin.h>
 
 #define SHA_TARGET __attribute__((target("sha,sse4.1,ssse3")))
 
+/* Detection is the library's (src/cpu/x86.c), so RIJN_CPU_MASK=sha turns
+ * the extensions off here as it does for the AES backends. */
 int hash_x86_have_sha(void)
 {
-    unsigned a, b, c, d;
-
-    if (!__get_cpuid(1, &a, &b, &c, &d))
-        return 0;
-    if (!(c & (1u << 9)) || !(c & (1u << 19))) /* SSSE3, SSE4.1 */
-        return 0;
-    if (__get_cpuid_max(0, NULL) < 7)
-        return 0;
-    __cpuid_count(7, 0, a, b, c, d);
-    return (b >> 29) & 1;                       /* SHA */
+    return (rijn_cpu_features_get() & RIJN_CPU_SHA) != 0;
 }
 
 /*

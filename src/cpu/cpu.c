@@ -23,6 +23,7 @@ const rijn_cpu_feature_name rijn_cpu_feature_names[] = {
     {"avx512vl", RIJN_CPU_AVX512VL},
     {"avx512ifma", RIJN_CPU_AVX512IFMA},
     {"gfni", RIJN_CPU_GFNI},
+    {"sha", RIJN_CPU_SHA},
     {"neon", RIJN_CPU_NEON},
     {"aes", RIJN_CPU_ARM_AES},
     {"pmull", RIJN_CPU_ARM_PMULL},

@@ -25,6 +25,7 @@ uint32_t rijn_cpu_detect(void)
     if (!__get_cpuid(0, &max, &b, &c, &d) || max < 1)
         return 0;
     __cpuid(1, a, b, c, d);
+    const unsigned sse_c = c;
     if (c & (1u << 9))
         f |= RIJN_CPU_SSSE3;
     if (c & (1u << 25))
@@ -45,6 +46,10 @@ uint32_t rijn_cpu_detect(void)
             f |= RIJN_CPU_BMI2;
         if (c & (1u << 8))
             f |= RIJN_CPU_GFNI;
+        /* The SHA extensions are SSE instructions; the code using them
+         * is also compiled for SSSE3 and SSE4.1 (CPUID.1:ECX 9, 19). */
+        if ((b & (1u << 29)) && (sse_c & (1u << 9)) && (sse_c & (1u << 19)))
+            f |= RIJN_CPU_SHA;
         if (ymm_ok) {
             if (b & (1u << 5))
                 f |= RIJN_CPU_AVX2;

@@ -1,7 +1,7 @@
 /*
  * Helpers of the compat test programs (eSTREAM, SUPERCOP shims) that
  * tests/testutil.h does not provide. Naming, pass/fail counting, the
- * summary, the UNAVAILABLE / RIJN_TEST_REQUIRE_ALL rule, the PRNG, hex and
+ * summary, the skip rule (tu_require_available), the PRNG, hex and
  * byte comparison are testutil's (tu_*).
  */
 #ifndef RIJN_COMPAT_TEST_H
@@ -17,7 +17,7 @@
  * if it is unset (the compat shims have no backend argument: they use the
  * library's default, which RIJN_IMPL forces). tu_begin() names the suite
  * "<suite>.<backend>" and exits 1 if the backend is not compiled in, 77
- * (skip) if this CPU cannot run it, or 1 then under RIJN_TEST_REQUIRE_ALL=1.
+ * (skip, with the reason) if this CPU lacks a feature it needs.
  * Then seeds ct_rng from RIJN_TEST_SEED, or a fixed seed (printed).
  * Returns the backend name.
  */

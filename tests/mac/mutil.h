@@ -17,8 +17,8 @@
  * Start suite "<suite>.<engine>": forces the engine for the whole process
  * (RIJN_POLY1305_IMPL, set before the library reads it), or keeps the
  * default pick when engine is "default". An engine this CPU cannot run
- * prints UNAVAILABLE and exits 77 (or 1 under RIJN_TEST_REQUIRE_ALL=1); an
- * engine not compiled in is an error. Returns the engine's info.
+ * is skipped with its reason (tu_require_available); an engine not
+ * compiled in is an error. Returns the engine's info.
  */
 rijn_impl_info mt_begin(const char *suite, const char *engine);
 /* Reporting is testutil's (one name and one pass/fail count per process). */
