@@ -296,7 +296,7 @@ AESNI_FN static void aesni_ctr32(const rijn_aes_key *k, uint8_t *out,
     const __m128i *rk = (const __m128i *)(const void *)k->rk;
     const unsigned nr = k->rounds;
     __m128i c = _mm_shuffle_epi8(
-        _mm_loadu_si128((const __m128i *)(const void *)ctr), AESNI_SWAP32);
+        rijn_x86_load_ctr(ctr), AESNI_SWAP32);
     __m128i s[AESNI_W];
 
     if (nblocks >= AESNI_W) {

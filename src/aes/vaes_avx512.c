@@ -217,7 +217,7 @@ V512_INLINE void v512_ctr32_nr(const rijn_aes_key *k, uint8_t *out,
                                const uint8_t ctr[16], const unsigned nr)
 {
     const __m128i c1 = _mm_shuffle_epi8(
-        _mm_loadu_si128((const __m128i *)(const void *)ctr),
+        rijn_x86_load_ctr(ctr),
         _mm_set_epi8(12, 13, 14, 15, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
     __m512i c = _mm512_add_epi32(_mm512_broadcast_i32x4(c1),
                                  _mm512_set_epi32(3, 0, 0, 0, 2, 0, 0, 0,

@@ -85,9 +85,13 @@ static size_t ctr_run(const rijn_aes_key *k, uint8_t ctr[16], uint8_t *out,
         rijn_burn(buf + 16 * nb, 16);
         return tail;
     }
-    ctr_blocks(k, out, in, nb, ctr);
-    memset(ks, 0, 16);
-    ctr_blocks(k, ks, ks, 1, ctr);
+    {
+        /* From a constant zero block, not a memset one: a 16-byte load of
+         * bytes just written by narrower stores cannot be forwarded. */
+        static const uint8_t zero[16];
+        ctr_blocks(k, out, in, nb, ctr);
+        ctr_blocks(k, ks, zero, 1, ctr);
+    }
     rijn_xor_bytes(out + 16 * nb, in + 16 * nb, ks, tail);
     return tail;
 }
