@@ -6,7 +6,9 @@
 #   4. install, then find_package(rijn) and pkg-config from an outside project
 #   5. cross builds run under qemu-user: ppc (G4), ppc64 (G5), ppc64 on POWER8,
 #      ppc64le (POWER8), aarch64
-# Set RIJN_TEST_SKIP_CROSS=1 to skip step 5 (e.g. without qemu).
+#   6. x86 CPU models under qemu: the x86-64 build on CPUs without AES-NI,
+#      without AVX2, without VAES, and qemu's widest (scripts/x86-models.sh)
+# Set RIJN_TEST_SKIP_CROSS=1 to skip steps 5 and 6 (e.g. without qemu).
 # The last line sums every ctest run: "tests: N passed, M failed, K skipped".
 set -uo pipefail
 
@@ -119,6 +121,24 @@ if [ "${RIJN_TEST_SKIP_CROSS:-0}" != 1 ]; then
       "$work/cross/build-cross-$arch/Testing/Temporary/LastTest.log"
     [ "$st" -eq 0 ] || tail -n 40 "$log"
   done
+fi
+
+if [ "${RIJN_TEST_SKIP_CROSS:-0}" != 1 ] && [ "$(uname -m)" = x86_64 ]; then
+  note "x86 CPU models under qemu"
+  log=$work/x86-models.log
+  "$root/scripts/x86-models.sh" "$work/x86-models" >"$log" 2>&1
+  st=$?
+  sed -n '/^=== x86 CPU models under qemu/,$p' "$log"
+  line=$(grep -E "^tests: " "$log" | tail -n 1)
+  if [[ $line =~ ^tests:\ ([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]]; then
+    passed=$((passed + BASH_REMATCH[1]))
+    failed=$((failed + BASH_REMATCH[2]))
+    skipped=$((skipped + BASH_REMATCH[3]))
+  else
+    broken+=("x86 CPU models under qemu: no test summary")
+  fi
+  cat "$work/x86-models/skips.txt" >>"$skips" 2>/dev/null
+  [ "$st" -eq 0 ] || broken+=("x86 CPU models under qemu (see $log)")
 fi
 
 note "summary ($(( $(date +%s) - start )) s)"
