@@ -101,9 +101,12 @@ static inline __m128i rijn_x86_load_ctr(const uint8_t ctr[16])
 }
 
 /* The AES-NI key schedule (standard round keys, 16 bytes each, in k->rk),
- * shared by the aesni, vaes-avx2 and vaes-avx512 backends. Needs AES-NI and
- * SSSE3, which every CPU with VAES has. */
+ * shared by the aesni and vaes-avx512 backends; the _wide one stores each
+ * round key twice (32 bytes each: both lanes of a YMM), for vaes-avx2.
+ * Need AES-NI and SSSE3, which every CPU with VAES has. */
 void rijn_aesni_setkey(rijn_aes_key *k, const uint8_t *key, size_t key_len);
+void rijn_aesni_setkey_wide(rijn_aes_key *k, const uint8_t *key,
+                            size_t key_len);
 #endif
 
 /* Look up a backend by name; NULL if not compiled in. */

@@ -108,13 +108,38 @@ static const uint32_t ks_c128[9][4] = {
  * in columns 0 and 2 only (zero bytes give 0x63 elsewhere) produces it.
  * One AESENCLAST + one PSHUFB per round key on the critical path.
  */
-AESNI_INLINE void ks_expand128(uint8_t *rk, const uint8_t *key)
+/* Round key r at rk, stored `copies` times (1: the standard layout, 16
+ * bytes per round key; 2: each twice, 32 bytes, for vaes-avx2). Every
+ * round key goes to memory in one store of its own, never assembled from
+ * narrower ones: a later 16- or 32-byte load of it then forwards from the
+ * store (or does not need to), where a load spanning two stores would
+ * stall. */
+AESNI_INLINE void ks_put(uint8_t *rk, size_t r, __m128i x, const unsigned copies)
+{
+    _mm_store_si128((__m128i *)(void *)(rk + 16 * copies * r), x);
+    if (copies == 2)
+        _mm_store_si128((__m128i *)(void *)(rk + 32 * r + 16), x);
+}
+
+/*
+ * AES-128. w[i+1] = AESENCLAST(PSHUFB(w[i], ROT3), K[i]) with
+ * K[i] = prefix(w[i]) ^ rc[i]. Computing K[i] from w[i] would put the
+ * prefix (three XOR levels) on the critical path, so K[i+1] is computed
+ * from w[i] instead, in parallel with w[i+1]: since prefix(prefix(x)) =
+ * x ^ (x << 64) and prefix([g, g, g, g]) = [g, 0, g, 0],
+ *   K[i+1] = w[i] ^ (w[i] << 64) ^ [g, 0, g, 0] ^ rc[i+1],
+ * g = SubWord(RotWord(w[i].3)) ^ rc[i]; a second AESENCLAST with the input
+ * in columns 0 and 2 only (zero bytes give 0x63 elsewhere) produces it.
+ * One AESENCLAST + one PSHUFB per round key on the critical path.
+ */
+AESNI_INLINE void ks_expand128(uint8_t *rk, const uint8_t *key,
+                               const unsigned copies)
 {
     __m128i w = _mm_loadu_si128((const __m128i *)(const void *)key);
     __m128i kk = _mm_xor_si128(ks_prefix(w), _mm_set1_epi32(ks_rcon[0]));
     size_t i;
 
-    _mm_store_si128((__m128i *)(void *)rk, w);
+    ks_put(rk, 0, w, copies);
     for (i = 0; i < 10; i++) {
         const __m128i wn = _mm_aesenclast_si128(_mm_shuffle_epi8(w, KS_ROT3), kk);
         if (i < 9) {
@@ -124,29 +149,38 @@ AESNI_INLINE void ks_expand128(uint8_t *rk, const uint8_t *key)
                 _mm_xor_si128(_mm_xor_si128(w, _mm_slli_si128(w, 8)), c));
         }
         w = wn;
-        _mm_store_si128((__m128i *)(void *)(rk + 16 * (i + 1)), w);
+        ks_put(rk, i + 1, w, copies);
     }
 }
 
-/* AES-192: w[0..3] in a, w[4..5] in the low half of b (16 + 8 bytes read). */
-AESNI_INLINE void ks_expand192(uint8_t *rk, const uint8_t *key)
+/*
+ * AES-192: w[0..3] in a, w[4..5] in the low half of b (16 + 8 bytes read);
+ * each step makes six words, the next a and b. Round keys are four words,
+ * so they are assembled in registers: over two steps, rk[3j] = a,
+ * rk[3j + 1] = b (low half) : a' (low half), rk[3j + 2] = a' (high half) :
+ * b' (low half).
+ */
+AESNI_INLINE void ks_expand192(uint8_t *rk, const uint8_t *key,
+                               const unsigned copies)
 {
     __m128i a = _mm_loadu_si128((const __m128i *)(const void *)key);
     __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(key + 16));
     size_t i;
 
-    _mm_store_si128((__m128i *)(void *)rk, a);
-    _mm_storel_epi64((__m128i *)(void *)(rk + 16), b);
+    ks_put(rk, 0, a, copies);
     for (i = 0; i < 8; i++) {
-        /* Six new words per step: 24 bytes at rk + 24 * (i + 1). */
+        const __m128i bp = b;
         a = _mm_aesenclast_si128(_mm_shuffle_epi8(b, KS_ROT1),
                                  _mm_xor_si128(ks_prefix(a), _mm_set1_epi32(ks_rcon[i])));
         /* only words 0 and 1 of b are used: a two-word prefix */
         b = _mm_xor_si128(_mm_xor_si128(b, _mm_slli_si128(b, 4)),
                           _mm_shuffle_epi32(a, 0xff));
-        _mm_storeu_si128((__m128i *)(void *)(rk + 24 * (i + 1)), a);
-        if (i < 7) /* 52 words: the last step needs only four */
-            _mm_storel_epi64((__m128i *)(void *)(rk + 24 * (i + 1) + 16), b);
+        if (i % 2 == 0) {
+            ks_put(rk, 3 * (i / 2) + 1, _mm_unpacklo_epi64(bp, a), copies);
+            ks_put(rk, 3 * (i / 2) + 2, _mm_alignr_epi8(b, a, 8), copies);
+        } else {
+            ks_put(rk, 3 * (i / 2) + 3, a, copies);
+        }
     }
 }
 
@@ -155,37 +189,51 @@ AESNI_INLINE void ks_expand192(uint8_t *rk, const uint8_t *key)
  * b' = AESENCLAST(PSHUFB(a', BC3), prefix(b)); the prefixes come from keys
  * computed one step earlier, so they are off the critical path.
  */
-AESNI_INLINE void ks_expand256(uint8_t *rk, const uint8_t *key)
+AESNI_INLINE void ks_expand256(uint8_t *rk, const uint8_t *key,
+                               const unsigned copies)
 {
     __m128i a = _mm_loadu_si128((const __m128i *)(const void *)key);
     __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(key + 16));
     size_t i;
 
-    _mm_store_si128((__m128i *)(void *)rk, a);
-    _mm_store_si128((__m128i *)(void *)(rk + 16), b);
+    ks_put(rk, 0, a, copies);
+    ks_put(rk, 1, b, copies);
     for (i = 0; i < 7; i++) {
         a = _mm_aesenclast_si128(_mm_shuffle_epi8(b, KS_ROT3),
                                  _mm_xor_si128(ks_prefix(a), _mm_set1_epi32(ks_rcon[i])));
-        _mm_store_si128((__m128i *)(void *)(rk + 32 * (i + 1)), a);
+        ks_put(rk, 2 * (i + 1), a, copies);
         if (i == 6)
             break;
         b = _mm_aesenclast_si128(_mm_shuffle_epi8(a, KS_BC3), ks_prefix(b));
-        _mm_store_si128((__m128i *)(void *)(rk + 32 * (i + 1) + 16), b);
+        ks_put(rk, 2 * (i + 1) + 1, b, copies);
     }
 }
 
-/* Also the key schedule of vaes-avx2 and vaes-avx512 (see internal.h). */
-AESNI_FN void rijn_aesni_setkey(rijn_aes_key *k, const uint8_t *key,
-                                size_t key_len)
+AESNI_INLINE void ks_expand(rijn_aes_key *k, const uint8_t *key,
+                            size_t key_len, const unsigned copies)
 {
     uint8_t *rk = (uint8_t *)k->rk;
 
     if (key_len == 16)
-        ks_expand128(rk, key);
+        ks_expand128(rk, key, copies);
     else if (key_len == 24)
-        ks_expand192(rk, key);
+        ks_expand192(rk, key, copies);
     else
-        ks_expand256(rk, key);
+        ks_expand256(rk, key, copies);
+}
+
+/* Also the key schedule of vaes-avx512 (see internal.h). */
+AESNI_FN void rijn_aesni_setkey(rijn_aes_key *k, const uint8_t *key,
+                                size_t key_len)
+{
+    ks_expand(k, key, key_len, 1);
+}
+
+/* vaes-avx2's: every round key twice (see internal.h). */
+AESNI_FN void rijn_aesni_setkey_wide(rijn_aes_key *k, const uint8_t *key,
+                                     size_t key_len)
+{
+    ks_expand(k, key, key_len, 2);
 }
 
 /* ------------------------------------------------------------------------

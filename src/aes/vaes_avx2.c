@@ -28,11 +28,11 @@
  * restores the byte order. The input is folded into the last round key
  * (VAESENCLAST with rk[nr] ^ in).
  *
- * Key schedule: the aesni backend's (standard round keys; AESENCLAST
+ * Key schedule: the aesni backend's (rijn_aesni_setkey_wide: AESENCLAST
  * computes SubWord(RotWord(w)); AES-192 keys are loaded as 16 + 8 bytes,
- * never past the key), then each round key stored twice, 32 bytes per
- * round key: VAESENC takes it straight from memory, with no VBROADCASTI128
- * per round and use (up to 480 bytes of k->rk).
+ * never past the key), with every round key stored twice, 32 bytes each:
+ * VAESENC takes it straight from memory, with no VBROADCASTI128 per round
+ * and use (up to 480 bytes of k->rk).
  *
  * Constant time: VAESENC/VAESENCLAST/VPSHUFB/VPADDD/VPXOR have
  * data-independent timing; no branch and no address depends on the key or
@@ -64,22 +64,6 @@
  * signed multiply that clang's -fsanitize=undefined (no recover) checks
  * before the loops unroll, and clang 14 then needs minutes per file.
  */
-
-/* ------------------------------------------------------------------------
- * Key schedule: rijn_aesni_setkey, then every round key widened to both
- * lanes in place (from the last down, so nothing is overwritten before it
- * is copied).
- * --------------------------------------------------------------------- */
-static void v2_setkey(rijn_aes_key *k, const uint8_t *key, size_t key_len)
-{
-    uint8_t *rk = (uint8_t *)k->rk;
-
-    rijn_aesni_setkey(k, key, key_len);
-    for (unsigned r = k->rounds + 1; r-- > 0;) {
-        memmove(rk + 32 * r, rk + 16 * r, 16);
-        memcpy(rk + 32 * r + 16, rk + 32 * r, 16);
-    }
-}
 
 /* ------------------------------------------------------------------------
  * Block encryption on YMM (two blocks per register)
@@ -417,7 +401,7 @@ const rijn_aes_impl rijn_aes_vaes_avx2 = {
     .needs = RIJN_CPU_AESNI | RIJN_CPU_AVX | RIJN_CPU_AVX2 | RIJN_CPU_VAES,
     .constant_time = 1,
     .rank = 30,
-    .setkey = v2_setkey,
+    .setkey = rijn_aesni_setkey_wide,
     .ecb = v2_ecb,
     .ctr32 = v2_ctr32,
 };
