@@ -19,13 +19,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
+#include "hash/hash.h"
 #include "testutil.h"
 
 #ifdef RIJN_TEST_OPENSSL
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #endif
+
+/* PBKDF2 as `parts` calls of rijn_hash_pbkdf2_part (blocks i, i + parts,
+ * ...), as the CLI's threads make it. */
+static void pbkdf2_parts(const rijn_hash_alg *alg, const uint8_t *pass,
+                         size_t pl, const uint8_t *salt, size_t sl,
+                         unsigned long iter, uint8_t *out, size_t ol,
+                         uint32_t parts)
+{
+    for (uint32_t i = 1; i <= parts; i++)
+        rijn_hash_pbkdf2_part(alg, pass, pl, salt, sl, iter, out, ol, i, parts);
+}
 
 static const char *const names[] = {"md5",    "sha1",   "sha224",
                                     "sha256", "sha384", "sha512"};
@@ -36,7 +47,7 @@ static int accel_wanted;
 /* Compute with the portable code (on = 0) or the wanted path. */
 static void use(int on)
 {
-    hash_set_accel(on && accel_wanted);
+    rijn_hash_set_accel(on && accel_wanted);
 }
 
 /* ---- known answers ------------------------------------------------------ */
@@ -121,7 +132,7 @@ bad:
 
 static void run_vector(const struct vec *v, unsigned lineno)
 {
-    const hash_alg *alg = hash_find(v->alg);
+    const rijn_hash_alg *alg = rijn_hash_find(v->alg);
     uint8_t got[FIELD_MAX];
     char what[96];
 
@@ -131,23 +142,23 @@ static void run_vector(const struct vec *v, unsigned lineno)
         return;
     }
     if (strcmp(v->kind, "digest") == 0) {
-        hash_ctx c;
-        hash_init(&c, alg);
+        rijn_hash_ctx c;
+        rijn_hash_init(&c, alg);
         for (unsigned long i = 0; i < v->rep; i++)
-            hash_update(&c, v->msg, (size_t)v->msg_len);
-        hash_final(&c, got);
+            rijn_hash_update(&c, v->msg, (size_t)v->msg_len);
+        rijn_hash_final(&c, got);
         if ((size_t)v->out_len != alg->out_len) {
             tu_fail("%s: digest length", what);
             return;
         }
     } else if (strcmp(v->kind, "hmac") == 0) {
-        hash_hmac(alg, got, v->key, (size_t)v->key_len, v->msg,
+        rijn_hash_hmac(alg, got, v->key, (size_t)v->key_len, v->msg,
                   (size_t)v->msg_len);
     } else {
-        for (int th = 1; th <= 3; th++) {
-            hash_pbkdf2(alg, v->pass, (size_t)v->pass_len, v->salt,
-                        (size_t)v->salt_len, v->iter, got,
-                        (size_t)v->out_len, th);
+        for (uint32_t parts = 1; parts <= 3; parts++) {
+            pbkdf2_parts(alg, v->pass, (size_t)v->pass_len, v->salt,
+                         (size_t)v->salt_len, v->iter, got,
+                         (size_t)v->out_len, parts);
             if (!tu_check_eq(got, v->out, (size_t)v->out_len, what))
                 return;
         }
@@ -184,11 +195,11 @@ static void known_answers(const char *path)
 
 /* ---- properties --------------------------------------------------------- */
 
-static void digest(const hash_alg *alg, uint8_t *out, const uint8_t *m,
+static void digest(const rijn_hash_alg *alg, uint8_t *out, const uint8_t *m,
                    size_t n, int on)
 {
     use(on);
-    hash(alg, out, m, n);
+    rijn_hash(alg, out, m, n);
 }
 
 /* Streaming at every split point (two and three pieces) equals one-shot,
@@ -199,22 +210,22 @@ static void streaming(tu_rng *rng)
     static uint8_t m[700];
     tu_rng_fill(rng, m, sizeof m);
     for (size_t a = 0; a < NALGS; a++) {
-        const hash_alg *alg = hash_find(names[a]);
+        const rijn_hash_alg *alg = rijn_hash_find(names[a]);
         unsigned long bad = tu_failures();
         for (size_t n = 0; n <= 300; n++) {
-            uint8_t one[HASH_MAX_OUT], ref[HASH_MAX_OUT], got[HASH_MAX_OUT];
+            uint8_t one[RIJN_HASH_MAX_OUT], ref[RIJN_HASH_MAX_OUT], got[RIJN_HASH_MAX_OUT];
             digest(alg, one, m, n, 1);
             digest(alg, ref, m, n, 0);
             tu_check_eq(one, ref, alg->out_len, names[a]);
             use(1);
             for (size_t i = 0; i <= n; i++) {
-                hash_ctx c;
+                rijn_hash_ctx c;
                 size_t j = i + (n - i) / 3;
-                hash_init(&c, alg);
-                hash_update(&c, m, i);
-                hash_update(&c, m + i, j - i);
-                hash_update(&c, m + j, n - j);
-                hash_final(&c, got);
+                rijn_hash_init(&c, alg);
+                rijn_hash_update(&c, m, i);
+                rijn_hash_update(&c, m + i, j - i);
+                rijn_hash_update(&c, m + j, n - j);
+                rijn_hash_final(&c, got);
                 if (!tu_check_eq(got, one, alg->out_len, "split"))
                     break;
             }
@@ -224,12 +235,12 @@ static void streaming(tu_rng *rng)
     }
 }
 
-/* PBKDF2: every thread count gives the same bytes, a shorter output is a
- * prefix of a longer one, and the wanted path equals the portable one. */
+/* PBKDF2: any split into parts gives the same bytes, a shorter output is
+ * a prefix of a longer one, and the wanted path equals the portable one. */
 static void pbkdf2_props(tu_rng *rng)
 {
     for (size_t a = 0; a < NALGS; a++) {
-        const hash_alg *alg = hash_find(names[a]);
+        const rijn_hash_alg *alg = rijn_hash_find(names[a]);
         unsigned long bad = tu_failures();
         for (int round = 0; round < 6; round++) {
             uint8_t pass[200], salt[40], ref[300], got[300];
@@ -240,17 +251,17 @@ static void pbkdf2_props(tu_rng *rng)
             tu_rng_fill(rng, pass, pl);
             tu_rng_fill(rng, salt, sl);
             use(0);
-            hash_pbkdf2(alg, pass, pl, salt, sl, iter, ref, ol, 1);
+            rijn_hash_pbkdf2(alg, pass, pl, salt, sl, iter, ref, ol);
             use(1);
-            for (int th = 1; th <= 4; th++) {
+            for (uint32_t parts = 1; parts <= 4; parts++) {
                 memset(got, 0, sizeof got);
-                hash_pbkdf2(alg, pass, pl, salt, sl, iter, got, ol, th);
-                tu_check_eq(got, ref, ol, "pbkdf2 threads");
+                pbkdf2_parts(alg, pass, pl, salt, sl, iter, got, ol, parts);
+                tu_check_eq(got, ref, ol, "pbkdf2 in parts");
             }
             size_t shorter = ol > 1 ? ol - 1 - (size_t)tu_rng_below(rng, ol - 1)
                                     : 1;
             memset(got, 0xa5, sizeof got);
-            hash_pbkdf2(alg, pass, pl, salt, sl, iter, got, shorter, 2);
+            pbkdf2_parts(alg, pass, pl, salt, sl, iter, got, shorter, 2);
             tu_check_eq(got, ref, shorter, "pbkdf2 prefix");
             if (got[shorter] != 0xa5)
                 tu_fail("%s: pbkdf2 wrote past %zu bytes", names[a], shorter);
@@ -275,7 +286,7 @@ static void against_openssl(tu_rng *rng)
 
     use(1);
     for (size_t a = 0; a < NALGS; a++) {
-        const hash_alg *alg = hash_find(names[a]);
+        const rijn_hash_alg *alg = rijn_hash_find(names[a]);
         const EVP_MD *md = evp_md(names[a]);
         uint8_t got[300], want[300];
         unsigned wl = 0;
@@ -287,13 +298,13 @@ static void against_openssl(tu_rng *rng)
         for (int i = 0; i < 200; i++) {
             size_t n = (size_t)tu_rng_below(rng, i < 100 ? 300 : sizeof m);
             tu_rng_fill(rng, m, n);
-            hash(alg, got, m, n);
+            rijn_hash(alg, got, m, n);
             EVP_Digest(m, n, want, &wl, md, NULL);
             tu_check_eq(got, want, wl, "digest vs EVP_Digest");
             size_t kl = (size_t)tu_rng_below(rng, 300);
             uint8_t key[300];
             tu_rng_fill(rng, key, kl);
-            hash_hmac(alg, got, key, kl, m, n);
+            rijn_hash_hmac(alg, got, key, kl, m, n);
             HMAC(md, key, (int)kl, m, n, want, &wl);
             tu_check_eq(got, want, wl, "hmac vs HMAC");
             checks += 2;
@@ -306,8 +317,8 @@ static void against_openssl(tu_rng *rng)
             size_t ol = 1 + (size_t)tu_rng_below(rng, 200);
             tu_rng_fill(rng, pass, pl);
             tu_rng_fill(rng, salt, sl);
-            hash_pbkdf2(alg, pass, pl, salt, sl, iter, got, ol,
-                        1 + (int)tu_rng_below(rng, 4));
+            pbkdf2_parts(alg, pass, pl, salt, sl, iter, got, ol,
+                         1 + (uint32_t)tu_rng_below(rng, 4));
             PKCS5_PBKDF2_HMAC((const char *)pass, (int)pl, salt, (int)sl,
                               (int)iter, md, (int)ol, want);
             tu_check_eq(got, want, ol, "pbkdf2 vs PKCS5_PBKDF2_HMAC");
@@ -317,7 +328,7 @@ static void against_openssl(tu_rng *rng)
             int salted = (int)tu_rng_below(rng, 2);
             if (sl < 8)
                 tu_rng_fill(rng, salt + sl, 8 - sl);
-            hash_bytes_to_key(alg, pass, pl, salted ? salt : NULL, 8, k1, 32,
+            rijn_hash_bytes_to_key(alg, pass, pl, salted ? salt : NULL, 8, k1, 32,
                               iv1, 16);
             EVP_BytesToKey(EVP_aes_256_ctr(), md, salted ? salt : NULL, pass,
                            (int)pl, 1, k2, iv2);
@@ -346,7 +357,7 @@ int main(int argc, char **argv)
     tu_set_name(strcmp(argv[1], "portable") == 0 ? "hash.portable"
                                                   : "hash.sha-ni");
     if (strcmp(argv[1], "sha-ni") == 0) {
-        if (!hash_set_accel(1)) {
+        if (!rijn_hash_set_accel(1)) {
             /* a CPU (or build) without the SHA extensions */
             rijn_impl_info info = {"sha-ni", 0, 0, 0, "sha,ssse3"};
             tu_require_available(&info, "engine");

@@ -149,7 +149,7 @@ static int run(struct state *s)
             return 1;
     }
     if (s->pass != NULL) {
-        const hash_alg *md = o->md ? o->md : hash_find("sha256");
+        const rijn_hash_alg *md = o->md ? o->md : rijn_hash_find("sha256");
         size_t plen = strlen(s->pass);
         const unsigned char *sptr = NULL;
 
@@ -193,20 +193,21 @@ static int run(struct state *s)
         }
         if (o->pbkdf2) {
             unsigned char kiv[48];
-            hash_pbkdf2(md, (const unsigned char *)s->pass, plen, sptr,
-                        sptr ? 8 : 0, o->iter ? o->iter : 10000, kiv,
-                        o->key_len + 16, threads);
+            enc_pbkdf2(md, (const unsigned char *)s->pass, plen, sptr,
+                       sptr ? 8 : 0, o->iter ? o->iter : 10000, kiv,
+                       o->key_len + 16, threads);
             memcpy(s->key, kiv, o->key_len);
             memcpy(s->iv, kiv + o->key_len, 16);
-            hash_wipe(kiv, sizeof kiv);
+            rijn_wipe(kiv, sizeof kiv);
         } else {
             fflush(stdout);
             fputs("*** WARNING : deprecated key derivation used.\n"
                   "Using -iter or -pbkdf2 would be better.\n", stderr);
-            hash_bytes_to_key(md, (const unsigned char *)s->pass, plen, sptr,
-                              sptr ? 8 : 0, s->key, o->key_len, s->iv, 16);
+            rijn_hash_bytes_to_key(md, (const unsigned char *)s->pass, plen,
+                                   sptr, sptr ? 8 : 0, s->key, o->key_len,
+                                   s->iv, 16);
         }
-        hash_wipe(s->pass, plen);
+        rijn_wipe(s->pass, plen);
     }
     if (o->hiv != NULL) {
         if (enc_set_hex(o->hiv, s->iv, 16) != 0) {
@@ -314,15 +315,15 @@ int cmd_enc(int argc, char **argv)
         close(s->in_fd);
     enc_b64_free(&s->src, &s->dst);
     if (s->pass != NULL) {
-        hash_wipe(s->pass, strlen(s->pass));
+        rijn_wipe(s->pass, strlen(s->pass));
         free(s->pass);
     }
     if (s->o.pass != NULL) {
-        hash_wipe(s->o.pass, strlen(s->o.pass));
+        rijn_wipe(s->o.pass, strlen(s->o.pass));
         free(s->o.pass);
     }
     rijn_aes_ctr_wipe(s->ctx);
-    hash_wipe(s, sizeof *s);
+    rijn_wipe(s, sizeof *s);
     free(mem);
     free(s);
     if (fflush(stdout) != 0 && rc == 0) {

@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "hash.h"
+#include "hash/hash.h"
 #include "rijn.h"
 
 /* ---- options (enc_args.c) --------------------------------------------- */
@@ -35,7 +35,7 @@ struct enc_opts {
     const char *passarg;     /* -pass source */
     int pbkdf2;
     unsigned long iter;      /* 0: not given */
-    const hash_alg *md;      /* NULL: sha256 */
+    const rijn_hash_alg *md;      /* NULL: sha256 */
     int nosalt;
     int printkey;            /* 0, 1 (-p), 2 (-P) */
     int verbose;
@@ -146,5 +146,12 @@ void enc_run_end(struct enc_run *r);
 
 /* Write all n bytes to fd (EINTR-safe); 0 or -1 with errno (enc_b64.c). */
 int enc_write_all(int fd, const unsigned char *p, size_t n);
+
+/* enc_kdf.c: PBKDF2 (rijn_hash_pbkdf2) with its output blocks spread
+ * over up to `threads` threads. */
+void enc_pbkdf2(const rijn_hash_alg *alg, const unsigned char *pass,
+                size_t pass_len, const unsigned char *salt, size_t salt_len,
+                unsigned long iter, unsigned char *out, size_t out_len,
+                int threads);
 
 #endif /* RIJN_TOOL_ENC_H */

@@ -161,12 +161,12 @@ static char *read_kfile(const char *path)
     while (--i > 0 && (buf[i] == '\r' || buf[i] == '\n'))
         buf[i] = '\0';
     if (i <= 0) {
-        hash_wipe(buf, sizeof buf);
+        rijn_wipe(buf, sizeof buf);
         tool_err("enc: zero length password (-kfile %s)", path);
         return NULL;
     }
     char *p = strdup(buf);
-    hash_wipe(buf, sizeof buf);
+    rijn_wipe(buf, sizeof buf);
     if (p == NULL)
         tool_err("enc: out of memory");
     return p;
@@ -314,17 +314,17 @@ int enc_parse_args(struct enc_opts *o, int argc, char **argv)
                 return 1;
             }
             if (o->pass != NULL) {
-                hash_wipe(o->pass, strlen(o->pass));
+                rijn_wipe(o->pass, strlen(o->pass));
                 free(o->pass);
             }
             o->pass = p;
         } else if (!strcmp(name, "pass"))
             o->passarg = val;
         else if (!strcmp(name, "md")) {
-            o->md = hash_find(val);
+            o->md = rijn_hash_find(val);
             if (o->md == NULL) {
                 tool_err("enc: -md %s: unknown or unsupported digest "
-                         "(rijn has %s)", val, hash_names());
+                         "(rijn has %s)", val, rijn_hash_names());
                 return 1;
             }
         } else if (!strcmp(name, "iter")) {
@@ -448,7 +448,7 @@ static char *finish_line(char *buf, int n)
     char *nl, *p;
 
     if (n <= 0) {
-        hash_wipe(buf, APP_PASS_LEN);
+        rijn_wipe(buf, APP_PASS_LEN);
         fputs("Error reading password from BIO\n", stderr);
         return NULL;
     }
@@ -456,7 +456,7 @@ static char *finish_line(char *buf, int n)
     if (nl != NULL)
         *nl = '\0';
     p = strdup(buf);
-    hash_wipe(buf, APP_PASS_LEN);
+    rijn_wipe(buf, APP_PASS_LEN);
     if (p == NULL)
         tool_err("enc: out of memory");
     return p;
@@ -581,8 +581,8 @@ char *enc_pass_prompt(const char *cipher_upper, int enc, int *quiet)
     if (p == NULL)
         tool_err("enc: out of memory");
 out:
-    hash_wipe(a, sizeof a);
-    hash_wipe(b, sizeof b);
+    rijn_wipe(a, sizeof a);
+    rijn_wipe(b, sizeof b);
     if (fd >= 0)
         close(fd);
     return p;

@@ -1,57 +1,10 @@
 /* see hash.h */
-#include "hash.h"
+#include "hash/hash.h"
 
 #include <ctype.h>
-#include <pthread.h>
 #include <string.h>
 
-#include "rijn.h"
-
-void hash_wipe(void *p, size_t n)
-{
-    rijn_wipe(p, n);
-}
-
-/* ---- byte order helpers (portable, no punning) ------------------------ */
-
-static uint32_t ld32be(const unsigned char *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-           (uint32_t)p[2] << 8 | (uint32_t)p[3];
-}
-
-static uint32_t ld32le(const unsigned char *p)
-{
-    return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[1] << 8 | (uint32_t)p[0];
-}
-
-static uint64_t ld64be(const unsigned char *p)
-{
-    return (uint64_t)ld32be(p) << 32 | ld32be(p + 4);
-}
-
-static void st32be(unsigned char *p, uint32_t v)
-{
-    p[0] = (unsigned char)(v >> 24);
-    p[1] = (unsigned char)(v >> 16);
-    p[2] = (unsigned char)(v >> 8);
-    p[3] = (unsigned char)v;
-}
-
-static void st32le(unsigned char *p, uint32_t v)
-{
-    p[0] = (unsigned char)v;
-    p[1] = (unsigned char)(v >> 8);
-    p[2] = (unsigned char)(v >> 16);
-    p[3] = (unsigned char)(v >> 24);
-}
-
-static void st64be(unsigned char *p, uint64_t v)
-{
-    st32be(p, (uint32_t)(v >> 32));
-    st32be(p + 4, (uint32_t)v);
-}
+#include "internal.h"
 
 static uint32_t rol32(uint32_t x, unsigned n)
 {
@@ -74,7 +27,7 @@ static uint64_t ror64(uint64_t x, unsigned n)
  * md_pad_block leaves the last block in buf (compressing a first one if
  * the length does not fit); md_pad compresses it.
  */
-static void md_pad_block(hash_ctx *c)
+static void md_pad_block(rijn_hash_ctx *c)
 {
     size_t bl = c->alg->block_len, lenbytes = bl == 128 ? 16 : 8;
     uint64_t bits = c->total << 3;
@@ -87,14 +40,14 @@ static void md_pad_block(hash_ctx *c)
     }
     memset(c->buf + c->used, 0, bl - c->used);
     if (c->alg->little_endian) {
-        st32le(c->buf + bl - 8, (uint32_t)bits);
-        st32le(c->buf + bl - 4, (uint32_t)(bits >> 32));
+        rijn_store32_le(c->buf + bl - 8, (uint32_t)bits);
+        rijn_store32_le(c->buf + bl - 4, (uint32_t)(bits >> 32));
     } else {
-        st64be(c->buf + bl - 8, bits);
+        rijn_store64_be(c->buf + bl - 8, bits);
     }
 }
 
-static void md_pad(hash_ctx *c)
+static void md_pad(rijn_hash_ctx *c)
 {
     md_pad_block(c);
     c->compress(&c->h, c->buf);
@@ -102,18 +55,18 @@ static void md_pad(hash_ctx *c)
 
 /* The first out_len bytes of the chaining value, in the digest's byte
  * order: the digest after md_pad, and HMAC's inner hash in PBKDF2. */
-static void store_state(const hash_alg *alg, const hash_state *h,
+static void store_state(const rijn_hash_alg *alg, const rijn_hash_state *h,
                         unsigned char *out)
 {
     if (alg->block_len == 128) {
         for (size_t i = 0; i < alg->out_len / 8; i++)
-            st64be(out + 8 * i, h->w64[i]);
+            rijn_store64_be(out + 8 * i, h->w64[i]);
     } else if (alg->little_endian) {
         for (size_t i = 0; i < alg->out_len / 4; i++)
-            st32le(out + 4 * i, h->w32[i]);
+            rijn_store32_le(out + 4 * i, h->w32[i]);
     } else {
         for (size_t i = 0; i < alg->out_len / 4; i++)
-            st32be(out + 4 * i, h->w32[i]);
+            rijn_store32_be(out + 4 * i, h->w32[i]);
     }
 }
 
@@ -137,13 +90,13 @@ static const unsigned char md5_r[64] = {
     4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
     6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21};
 
-static void md5_compress(hash_state *h, const unsigned char *p)
+static void md5_compress(rijn_hash_state *h, const unsigned char *p)
 {
     uint32_t m[16], a = h->w32[0], b = h->w32[1], cc = h->w32[2],
                     d = h->w32[3];
 
     for (int i = 0; i < 16; i++)
-        m[i] = ld32le(p + 4 * i);
+        m[i] = rijn_load32_le(p + 4 * i);
     for (unsigned i = 0; i < 64; i++) {
         uint32_t f;
         unsigned g;
@@ -174,13 +127,13 @@ static void md5_compress(hash_state *h, const unsigned char *p)
 
 /* ---- SHA-1 (FIPS 180-4) ------------------------------------------------ */
 
-static void sha1_compress(hash_state *h, const unsigned char *p)
+static void sha1_compress(rijn_hash_state *h, const unsigned char *p)
 {
     uint32_t w[80], a = h->w32[0], b = h->w32[1], cc = h->w32[2],
                     d = h->w32[3], e = h->w32[4];
 
     for (int i = 0; i < 16; i++)
-        w[i] = ld32be(p + 4 * i);
+        w[i] = rijn_load32_be(p + 4 * i);
     for (int i = 16; i < 80; i++)
         w[i] = rol32(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
     for (int i = 0; i < 80; i++) {
@@ -214,8 +167,8 @@ static void sha1_compress(hash_state *h, const unsigned char *p)
 
 /* ---- SHA-224 / SHA-256 ------------------------------------------------- */
 
-/* FIPS 180-4 4.2.2; shared with hash_x86.c */
-const uint32_t hash_sha256_k[64] = {
+/* FIPS 180-4 4.2.2; shared with rijn_hash_x86.c */
+const uint32_t rijn_hash_sha256_k[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
     0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
     0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
@@ -228,12 +181,12 @@ const uint32_t hash_sha256_k[64] = {
     0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
     0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
 
-static void sha256_compress(hash_state *h, const unsigned char *p)
+static void sha256_compress(rijn_hash_state *h, const unsigned char *p)
 {
     uint32_t w[64], s[8];
 
     for (int i = 0; i < 16; i++)
-        w[i] = ld32be(p + 4 * i);
+        w[i] = rijn_load32_be(p + 4 * i);
     for (int i = 16; i < 64; i++) {
         uint32_t s0 = ror32(w[i - 15], 7) ^ ror32(w[i - 15], 18) ^
                       (w[i - 15] >> 3);
@@ -245,7 +198,7 @@ static void sha256_compress(hash_state *h, const unsigned char *p)
     for (int i = 0; i < 64; i++) {
         uint32_t S1 = ror32(s[4], 6) ^ ror32(s[4], 11) ^ ror32(s[4], 25);
         uint32_t ch = (s[4] & s[5]) ^ (~s[4] & s[6]);
-        uint32_t t1 = s[7] + S1 + ch + hash_sha256_k[i] + w[i];
+        uint32_t t1 = s[7] + S1 + ch + rijn_hash_sha256_k[i] + w[i];
         uint32_t S0 = ror32(s[0], 2) ^ ror32(s[0], 13) ^ ror32(s[0], 22);
         uint32_t maj = (s[0] & s[1]) ^ (s[0] & s[2]) ^ (s[1] & s[2]);
         uint32_t t2 = S0 + maj;
@@ -309,14 +262,14 @@ static const uint64_t sha512_k[80] = {
                    ((a & b) | (c & (a | b))));                              \
     } while (0)
 
-static void sha512_compress(hash_state *h, const unsigned char *p)
+static void sha512_compress(rijn_hash_state *h, const unsigned char *p)
 {
     uint64_t w[80], a = h->w64[0], b = h->w64[1], c = h->w64[2],
                     d = h->w64[3], e = h->w64[4], f = h->w64[5],
                     g = h->w64[6], hh = h->w64[7];
 
     for (int i = 0; i < 16; i++)
-        w[i] = ld64be(p + 8 * i);
+        w[i] = rijn_load64_be(p + 8 * i);
     for (int i = 16; i < 80; i++) {
         uint64_t s0 = ror64(w[i - 15], 1) ^ ror64(w[i - 15], 8) ^
                       (w[i - 15] >> 7);
@@ -346,16 +299,16 @@ static void sha512_compress(hash_state *h, const unsigned char *p)
 
 /* ---- registry ---------------------------------------------------------- */
 
-#ifdef HASH_X86
-#define X86_SHA1 hash_x86_sha1
-#define X86_SHA256 hash_x86_sha256
+#ifdef RIJN_HASH_X86
+#define X86_SHA1 rijn_hash_x86_sha1
+#define X86_SHA256 rijn_hash_x86_sha256
 #else
 #define X86_SHA1 NULL
 #define X86_SHA256 NULL
 #endif
 
 /* Initial values: RFC 1321 3.3, FIPS 180-4 5.3. */
-static const hash_alg algs[] = {
+static const rijn_hash_alg algs[] = {
     {"md5", 16, 64, 1,
      {.w32 = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476}},
      md5_compress, NULL},
@@ -387,10 +340,10 @@ static const hash_alg algs[] = {
 /* -1: not decided yet; 0: portable code only; 1: CPU extensions. */
 static int accel = -1;
 
-int hash_set_accel(int on)
+int rijn_hash_set_accel(int on)
 {
-#ifdef HASH_X86
-    accel = on && hash_x86_have_sha();
+#ifdef RIJN_HASH_X86
+    accel = on && rijn_hash_x86_have_sha();
 #else
     (void)on;
     accel = 0;
@@ -398,19 +351,19 @@ int hash_set_accel(int on)
     return accel;
 }
 
-static hash_compress_fn *pick_compress(const hash_alg *alg)
+static rijn_hash_compress_fn *pick_compress(const rijn_hash_alg *alg)
 {
     if (accel < 0)
-        hash_set_accel(1);
+        rijn_hash_set_accel(1);
     return accel && alg->compress_fast ? alg->compress_fast : alg->compress;
 }
 
-const char *hash_names(void)
+const char *rijn_hash_names(void)
 {
     return "md5, sha1, sha224, sha256, sha384, sha512";
 }
 
-const hash_alg *hash_find(const char *name)
+const rijn_hash_alg *rijn_hash_find(const char *name)
 {
     /* Accept what OpenSSL's fetch accepts for these: any case, and the
      * aliases SHA-1, SHA2-256, SHA-256, ... */
@@ -444,7 +397,7 @@ const hash_alg *hash_find(const char *name)
 
 /* ---- streaming interface ------------------------------------------------ */
 
-void hash_init(hash_ctx *c, const hash_alg *alg)
+void rijn_hash_init(rijn_hash_ctx *c, const rijn_hash_alg *alg)
 {
     memset(c, 0, sizeof *c);
     c->alg = alg;
@@ -452,7 +405,7 @@ void hash_init(hash_ctx *c, const hash_alg *alg)
     c->compress = pick_compress(alg);
 }
 
-void hash_update(hash_ctx *c, const void *data, size_t len)
+void rijn_hash_update(rijn_hash_ctx *c, const void *data, size_t len)
 {
     const unsigned char *p = data;
     size_t bl = c->alg->block_len;
@@ -480,76 +433,76 @@ void hash_update(hash_ctx *c, const void *data, size_t len)
     c->used = len;
 }
 
-void hash_final(hash_ctx *c, unsigned char *out)
+void rijn_hash_final(rijn_hash_ctx *c, unsigned char *out)
 {
     md_pad(c);
     store_state(c->alg, &c->h, out);
-    hash_wipe(c, sizeof *c);
+    rijn_burn(c, sizeof *c);
 }
 
-void hash(const hash_alg *alg, unsigned char *out, const void *data,
+void rijn_hash(const rijn_hash_alg *alg, unsigned char *out, const void *data,
           size_t len)
 {
-    hash_ctx c;
-    hash_init(&c, alg);
-    hash_update(&c, data, len);
-    hash_final(&c, out);
+    rijn_hash_ctx c;
+    rijn_hash_init(&c, alg);
+    rijn_hash_update(&c, data, len);
+    rijn_hash_final(&c, out);
 }
 
 /* ---- HMAC, PBKDF2, EVP_BytesToKey -------------------------------------- */
 
 /* Keyed inner and outer contexts, so PBKDF2 hashes the pads only once. */
 struct hmac_key {
-    hash_ctx inner, outer;
+    rijn_hash_ctx inner, outer;
 };
 
-static void hmac_setkey(struct hmac_key *hk, const hash_alg *alg,
+static void hmac_setkey(struct hmac_key *hk, const rijn_hash_alg *alg,
                         const unsigned char *key, size_t key_len)
 {
-    unsigned char k[HASH_MAX_BLOCK], pad[HASH_MAX_BLOCK];
+    unsigned char k[RIJN_HASH_MAX_BLOCK], pad[RIJN_HASH_MAX_BLOCK];
     size_t bl = alg->block_len;
 
     memset(k, 0, sizeof k);
     if (key_len > bl)
-        hash(alg, k, key, key_len);
+        rijn_hash(alg, k, key, key_len);
     else if (key_len > 0)
         memcpy(k, key, key_len);
     for (size_t i = 0; i < bl; i++)
         pad[i] = (unsigned char)(k[i] ^ 0x36);
-    hash_init(&hk->inner, alg);
-    hash_update(&hk->inner, pad, bl);
+    rijn_hash_init(&hk->inner, alg);
+    rijn_hash_update(&hk->inner, pad, bl);
     for (size_t i = 0; i < bl; i++)
         pad[i] = (unsigned char)(k[i] ^ 0x5c);
-    hash_init(&hk->outer, alg);
-    hash_update(&hk->outer, pad, bl);
-    hash_wipe(k, sizeof k);
-    hash_wipe(pad, sizeof pad);
+    rijn_hash_init(&hk->outer, alg);
+    rijn_hash_update(&hk->outer, pad, bl);
+    rijn_burn(k, sizeof k);
+    rijn_burn(pad, sizeof pad);
 }
 
 static void hmac_run(const struct hmac_key *hk, unsigned char *out,
                      const unsigned char *m1, size_t l1,
                      const unsigned char *m2, size_t l2)
 {
-    hash_ctx c = hk->inner;
-    unsigned char ih[HASH_MAX_OUT];
+    rijn_hash_ctx c = hk->inner;
+    unsigned char ih[RIJN_HASH_MAX_OUT];
 
-    hash_update(&c, m1, l1);
-    hash_update(&c, m2, l2);
-    hash_final(&c, ih);
+    rijn_hash_update(&c, m1, l1);
+    rijn_hash_update(&c, m2, l2);
+    rijn_hash_final(&c, ih);
     c = hk->outer;
-    hash_update(&c, ih, hk->inner.alg->out_len);
-    hash_final(&c, out);
-    hash_wipe(ih, sizeof ih);
+    rijn_hash_update(&c, ih, hk->inner.alg->out_len);
+    rijn_hash_final(&c, out);
+    rijn_burn(ih, sizeof ih);
 }
 
-void hash_hmac(const hash_alg *alg, unsigned char *out,
+void rijn_hash_hmac(const rijn_hash_alg *alg, unsigned char *out,
                const unsigned char *key, size_t key_len,
                const unsigned char *msg, size_t msg_len)
 {
     struct hmac_key hk;
     hmac_setkey(&hk, alg, key, key_len);
     hmac_run(&hk, out, msg, msg_len, NULL, 0);
-    hash_wipe(&hk, sizeof hk);
+    rijn_burn(&hk, sizeof hk);
 }
 
 /*
@@ -561,24 +514,24 @@ void hash_hmac(const hash_alg *alg, unsigned char *out,
  */
 static void pbkdf2_block(const struct hmac_key *hk, const unsigned char *salt,
                          size_t salt_len, uint32_t index,
-                         unsigned long iter, unsigned char t[HASH_MAX_OUT])
+                         unsigned long iter, unsigned char t[RIJN_HASH_MAX_OUT])
 {
-    const hash_alg *alg = hk->inner.alg;
-    hash_compress_fn *compress = hk->inner.compress;
-    unsigned char idx[4], blk[HASH_MAX_BLOCK];
-    hash_ctx c;
-    hash_state st;
+    const rijn_hash_alg *alg = hk->inner.alg;
+    rijn_hash_compress_fn *compress = hk->inner.compress;
+    unsigned char idx[4], blk[RIJN_HASH_MAX_BLOCK];
+    rijn_hash_ctx c;
+    rijn_hash_state st;
 
-    st32be(idx, index);
+    rijn_store32_be(idx, index);
     hmac_run(hk, blk, salt, salt_len, idx, 4); /* U_1 */
-    /* t: all HASH_MAX_OUT bytes are XORed (a fixed-size loop); only the
+    /* t: all RIJN_HASH_MAX_OUT bytes are XORed (a fixed-size loop); only the
      * first out_len are the block */
-    memcpy(t, blk, HASH_MAX_OUT);
+    memcpy(t, blk, RIJN_HASH_MAX_OUT);
 
     /* blk = U || 0x80 || 0... || bit length: the last block of the outer
      * hash of U, which is also the inner hash's (same lengths) */
     c = hk->outer;
-    hash_update(&c, blk, alg->out_len);
+    rijn_hash_update(&c, blk, alg->out_len);
     md_pad_block(&c);
     memcpy(blk, c.buf, alg->block_len);
     for (unsigned long j = 1; j < iter; j++) {
@@ -588,94 +541,66 @@ static void pbkdf2_block(const struct hmac_key *hk, const unsigned char *salt,
         st = hk->outer.h;
         compress(&st, blk);
         store_state(alg, &st, blk);
-        for (size_t i = 0; i < HASH_MAX_OUT; i++)
+        for (size_t i = 0; i < RIJN_HASH_MAX_OUT; i++)
             t[i] ^= blk[i];
     }
-    hash_wipe(&c, sizeof c);
-    hash_wipe(&st, sizeof st);
-    hash_wipe(blk, sizeof blk);
+    rijn_burn(&c, sizeof c);
+    rijn_burn(&st, sizeof st);
+    rijn_burn(blk, sizeof blk);
 }
 
-struct pbkdf2_job {
-    const struct hmac_key *hk;
-    const unsigned char *salt;
-    size_t salt_len;
-    unsigned long iter;
-    unsigned char *out;
-    size_t out_len;
-    uint32_t first, step;          /* blocks first, first + step, ... */
-};
-
-static void *pbkdf2_blocks(void *arg)
-{
-    const struct pbkdf2_job *j = arg;
-    size_t hl = j->hk->inner.alg->out_len;
-    unsigned char t[HASH_MAX_OUT];
-
-    for (uint32_t b = j->first; (size_t)(b - 1) * hl < j->out_len;
-         b += j->step) {
-        size_t pos = (size_t)(b - 1) * hl;
-        size_t take = j->out_len - pos < hl ? j->out_len - pos : hl;
-        pbkdf2_block(j->hk, j->salt, j->salt_len, b, j->iter, t);
-        memcpy(j->out + pos, t, take);
-    }
-    hash_wipe(t, sizeof t);
-    return NULL;
-}
-
-void hash_pbkdf2(const hash_alg *alg, const unsigned char *pass,
-                 size_t pass_len, const unsigned char *salt, size_t salt_len,
-                 unsigned long iter, unsigned char *out, size_t out_len,
-                 int threads)
+void rijn_hash_pbkdf2_part(const rijn_hash_alg *alg, const unsigned char *pass,
+                           size_t pass_len, const unsigned char *salt,
+                           size_t salt_len, unsigned long iter,
+                           unsigned char *out, size_t out_len, uint32_t first,
+                           uint32_t step)
 {
     struct hmac_key hk;
-    struct pbkdf2_job job[8];
-    pthread_t tid[8];
-    size_t blocks = (out_len + alg->out_len - 1) / alg->out_len;
-    int n = threads < 1 ? 1 : threads, started = 1;
+    const size_t hl = alg->out_len;
+    unsigned char t[RIJN_HASH_MAX_OUT];
 
-    if ((size_t)n > blocks)
-        n = (int)blocks;
-    if (n > 8)
-        n = 8;
-    if (iter < 1000) /* not worth a thread */
-        n = 1;
     hmac_setkey(&hk, alg, pass, pass_len);
-    for (int i = 0; i < n; i++)
-        job[i] = (struct pbkdf2_job){&hk, salt, salt_len, iter, out,
-                                     out_len, (uint32_t)i + 1, (uint32_t)n};
-    while (started < n &&
-           pthread_create(&tid[started], NULL, pbkdf2_blocks,
-                          &job[started]) == 0)
-        started++;
-    /* this thread: job 0, and those of threads that did not start */
-    for (int i = 0; i < n; i++)
-        if (i == 0 || i >= started)
-            pbkdf2_blocks(&job[i]);
-    for (int i = 1; i < started; i++)
-        pthread_join(tid[i], NULL);
-    hash_wipe(&hk, sizeof hk);
+    for (uint32_t b = first; b >= 1 && (size_t)(b - 1) * hl < out_len;
+         b += step) {
+        size_t pos = (size_t)(b - 1) * hl;
+        size_t take = out_len - pos < hl ? out_len - pos : hl;
+        pbkdf2_block(&hk, salt, salt_len, b, iter, t);
+        memcpy(out + pos, t, take);
+        if (step == 0 || b > UINT32_MAX - step)
+            break;
+    }
+    rijn_burn(t, sizeof t);
+    rijn_burn(&hk, sizeof hk);
 }
 
-void hash_bytes_to_key(const hash_alg *alg, const unsigned char *pass,
+void rijn_hash_pbkdf2(const rijn_hash_alg *alg, const unsigned char *pass,
+                      size_t pass_len, const unsigned char *salt,
+                      size_t salt_len, unsigned long iter, unsigned char *out,
+                      size_t out_len)
+{
+    rijn_hash_pbkdf2_part(alg, pass, pass_len, salt, salt_len, iter, out,
+                          out_len, 1, 1);
+}
+
+void rijn_hash_bytes_to_key(const rijn_hash_alg *alg, const unsigned char *pass,
                        size_t pass_len, const unsigned char *salt,
                        size_t salt_len, unsigned char *key, size_t key_len,
                        unsigned char *iv, size_t iv_len)
 {
-    unsigned char d[HASH_MAX_OUT];
+    unsigned char d[RIJN_HASH_MAX_OUT];
     size_t hl = alg->out_len, have = 0;
     int first = 1;
 
     while (key_len > 0 || iv_len > 0) {
-        hash_ctx c;
+        rijn_hash_ctx c;
         size_t pos = 0;
-        hash_init(&c, alg);
+        rijn_hash_init(&c, alg);
         if (!first)
-            hash_update(&c, d, have);
-        hash_update(&c, pass, pass_len);
+            rijn_hash_update(&c, d, have);
+        rijn_hash_update(&c, pass, pass_len);
         if (salt != NULL && salt_len > 0)
-            hash_update(&c, salt, salt_len);
-        hash_final(&c, d);
+            rijn_hash_update(&c, salt, salt_len);
+        rijn_hash_final(&c, d);
         have = hl;
         first = 0;
         while (key_len > 0 && pos < hl) {
@@ -687,5 +612,5 @@ void hash_bytes_to_key(const hash_alg *alg, const unsigned char *pass,
             iv_len--;
         }
     }
-    hash_wipe(d, sizeof d);
+    rijn_burn(d, sizeof d);
 }

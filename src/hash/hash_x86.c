@@ -11,10 +11,10 @@
  * sha256rnds2; SHA-1 keeps ABCD in one register (A in the high lane), E
  * in the high lane of another, four rounds per sha1rnds4.
  */
-#include "hash.h"
+#include "hash/hash.h"
 #include "internal.h"
 
-#ifdef HASH_X86
+#ifdef RIJN_HASH_X86
 
 #include <immintrin.h>
 
@@ -22,7 +22,7 @@
 
 /* Detection is the library's (src/cpu/x86.c), so RIJN_CPU_MASK=sha turns
  * the extensions off here as it does for the AES backends. */
-int hash_x86_have_sha(void)
+int rijn_hash_x86_have_sha(void)
 {
     return (rijn_cpu_features_get() & RIJN_CPU_SHA) != 0;
 }
@@ -39,13 +39,13 @@ int hash_x86_have_sha(void)
 #define SHA256_ROUNDS(g, w)                                                \
     do {                                                                   \
         __m128i k_ = _mm_add_epi32(                                        \
-            w, _mm_loadu_si128((const __m128i *)&hash_sha256_k[4 * (g)])); \
+            w, _mm_loadu_si128((const __m128i *)&rijn_hash_sha256_k[4 * (g)])); \
         cdgh = _mm_sha256rnds2_epu32(cdgh, abef, k_);                      \
         abef = _mm_sha256rnds2_epu32(abef, cdgh,                           \
                                      _mm_shuffle_epi32(k_, 0x0e));         \
     } while (0)
 
-SHA_TARGET void hash_x86_sha256(hash_state *h, const unsigned char *p)
+SHA_TARGET void rijn_hash_x86_sha256(rijn_hash_state *h, const unsigned char *p)
 {
     const __m128i bswap =
         _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
@@ -105,7 +105,7 @@ SHA_TARGET void hash_x86_sha256(hash_state *h, const unsigned char *p)
         SHA1_ROUNDS(f, wn);                                                \
     } while (0)
 
-SHA_TARGET void hash_x86_sha1(hash_state *h, const unsigned char *p)
+SHA_TARGET void rijn_hash_x86_sha1(rijn_hash_state *h, const unsigned char *p)
 {
     const __m128i bswap =
         _mm_set_epi64x(0x0001020304050607LL, 0x08090a0b0c0d0e0fLL);
@@ -150,5 +150,5 @@ SHA_TARGET void hash_x86_sha1(hash_state *h, const unsigned char *p)
 }
 
 #else
-typedef int hash_x86_unused; /* ISO C: no empty translation unit */
+typedef int rijn_hash_x86_unused; /* ISO C: no empty translation unit */
 #endif
