@@ -732,6 +732,10 @@ int cmd_speed(int argc, char **argv)
         return rc == 2 ? 0 : 1;
     if (tool_check_rijn_impl_env("speed") != 0)
         return 1;
+    if (o.cputime && clock_use_cputime(1) != 0) {
+        tool_err("speed: --cpu-time: no thread CPU-time clock here");
+        return 1;
+    }
     if (o.mac)
         return rijn_speed_poly1305(stdout, o.json, o.quick) == 0 ? 0 : 1;
 
@@ -758,10 +762,6 @@ int cmd_speed(int argc, char **argv)
         in[i] = (unsigned char)(i * 131 + 7);
     memset(out, 0, buflen);
 
-    if (o.cputime && clock_use_cputime(1) != 0) {
-        tool_err("speed: --cpu-time: no thread CPU-time clock here");
-        return 1;
-    }
     core_hz = clock_estimate_core_hz(o.quick ? 0.1 : 0.4);
     if (core_hz <= 0) {
         tool_err("speed: could not estimate the core clock");

@@ -258,8 +258,9 @@ int rijn_speed_poly1305(FILE *out, int json, int quick)
     }
 
     if (json) {
-        fprintf(out, "{\"poly1305aes\": {\"core_hz\": %.0f, \"openssl\": "
-                "\"%s\", \"rows\": [", hz, have_ossl ? ossl.version : "");
+        fprintf(out, "{\"poly1305aes\": {\"core_hz\": %.0f, \"timer\": "
+                "\"%s\", \"openssl\": \"%s\", \"rows\": [", hz,
+                clock_name(), have_ossl ? ossl.version : "");
         for (int r = 0; r < nrows; r++) {
             fprintf(out, "%s{\"impl\": \"%s\", \"cycles_per_byte\": {",
                     r ? ", " : "", rows[r].label);

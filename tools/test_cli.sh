@@ -612,6 +612,13 @@ assert all(x["rijn"]["value"] > 0 for x in r)
             pass "speed --quick --json (python3 absent: not parsed)" ||
             fail "speed --json status"
     fi
+    # Poly1305-AES, timed on the clock asked for (--cpu-time)
+    "$RIJN" speed --mac --quick --cpu-time --json >"$T/mac.json" ||
+        { fail "rijn speed --mac --quick --cpu-time --json failed"; return; }
+    grep -q '"timer": "CLOCK_THREAD_CPUTIME_ID"' "$T/mac.json" &&
+        grep -q '"cycles_per_byte"' "$T/mac.json" &&
+        pass "speed --mac --cpu-time --json: thread CPU time" ||
+        fail "speed --mac --cpu-time --json: $(head -c 200 "$T/mac.json")"
 }
 
 # ---------------------------------------------------------------------------
