@@ -1,18 +1,18 @@
 /*
- * The `rijn` command-line tool: declarations shared by its source files.
+ * The `rijn` command-line tool: declarations shared by its folders.
  *
- *   main.c   argument dispatch, --help, --version
- *   enc.c    `rijn enc` (openssl-enc-compatible AES-CTR file encryption);
- *            enc_args.c its options and password sources, enc_io.c its
- *            output safety, base64 and file/pipe engines (enc.h)
- *   hash.c   MD5, SHA-1/2, HMAC, PBKDF2, EVP_BytesToKey for enc (hash.h)
- *   impl.c   `rijn impl` (backends and CPU features)
- *   speed.c  `rijn speed` (the benchmark): options, report, plot, threads
- *   bench.c  its measuring half: sessions, measures, timing (bench.h)
- *   clock.c  wall clock and core-clock estimate for the benchmark
- *   peers.c  OpenSSL libcrypto and libgcrypt, loaded with dlopen() for the
- *            comparison columns of the benchmark (never linked)
- *   speed_mac.c  `rijn speed --mac`: Poly1305-AES against OpenSSL
+ *   main.c        argument dispatch, --help, --version, the shared
+ *                 messages declared here
+ *   common/       clock.c: wall clock and core-clock estimate for the
+ *                 benchmark; peers.c: OpenSSL libcrypto and libgcrypt,
+ *                 loaded with dlopen() for the comparison columns of the
+ *                 benchmark (never linked)
+ *   enc/          `rijn enc` (openssl-enc-compatible AES-CTR file
+ *                 encryption; enc/enc.h lists its files)
+ *   impl/impl.c   `rijn impl` (backends and CPU features)
+ *   speed/        `rijn speed` (the benchmark): speed.c options, report,
+ *                 plot, threads; bench.c its measuring half (bench.h);
+ *                 speed_mac.c `rijn speed --mac`, Poly1305-AES
  */
 #ifndef RIJN_TOOL_H
 #define RIJN_TOOL_H
@@ -44,7 +44,7 @@ int tool_hex_decode(unsigned char *out, size_t n, const char *s);
 /* Explain why RIJN_IMPL is unusable (if it is); returns 0 if it is fine. */
 int tool_check_rijn_impl_env(const char *prog);
 
-/* ---- clock.c ---------------------------------------------------------- */
+/* ---- common/clock.c ---------------------------------------------------- */
 
 /* Benchmark time in seconds: CLOCK_MONOTONIC (the default) or, after
  * clock_use_cputime(1), this thread's CPU time. */
@@ -66,7 +66,7 @@ double clock_estimate_core_hz(double seconds);
 /* How clock_estimate_core_hz() measures, for report headers. */
 const char *clock_method(void);
 
-/* ---- peers.c ---------------------------------------------------------- */
+/* ---- common/peers.c ---------------------------------------------------- */
 
 /*
  * A comparison library: OpenSSL's libcrypto (EVP) or libgcrypt, loaded at

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Record the golden files of `rijn enc` from the real openssl binary.
 #
-#   sh tools/tests/record_golden.sh [name...]   (OPENSSL=path, default /usr/bin/openssl)
+#   sh tests/cli/record_golden.sh [name...]   (OPENSSL=path, default /usr/bin/openssl)
 #
-# Reads tools/tests/golden_cases.txt; writes tools/tests/golden/<name>.out,
+# Reads tests/cli/golden_cases.txt; writes tests/cli/golden/<name>.out,
 # .err and .rc, for every case or only the cases named. Each case runs
 # without a controlling terminal (setsid), as in the check, so a password
 # prompt reads standard input. The input files in golden/ (plain*, pw-*, b64-*, ct-*) are

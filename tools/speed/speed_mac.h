@@ -1,5 +1,5 @@
 /*
- * `rijn speed` Poly1305-AES part (tools/speed_mac.c): one self-contained
+ * `rijn speed` Poly1305-AES part (speed_mac.c): one self-contained
  * table of rijn's Poly1305-AES per engine against OpenSSL's EVP_MAC
  * POLY1305 plus its AES-128 encryption of the nonce, measured in the same
  * process, interleaved.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # CLI tests for the `rijn` tool.
 #
-#   sh tools/test_cli.sh path/to/rijn [group...]
+#   sh tests/cli/test_cli.sh path/to/rijn [group...]
 #
 # Groups: usage enc vectors golden openssl errors engine inplace base64
 # progress speed (default: all).
@@ -544,11 +544,11 @@ group_errors() {
 }
 
 # ---------------------------------------------------------------------------
-# Golden files recorded from openssl (tools/tests/record_golden.sh): no
+# Golden files recorded from openssl (record_golden.sh, beside this file): no
 # openssl needed here, so this runs in cross builds under qemu as well.
 group_golden() {
-    G=$HERE/tests/golden
-    cases=$HERE/tests/golden_cases.txt
+    G=$HERE/golden
+    cases=$HERE/golden_cases.txt
     [ -f "$cases" ] || { fail "golden: $cases missing"; return; }
     export RIJN_TEST_PW=envsecret
     # no controlling terminal, as when recording: a prompt reads stdin

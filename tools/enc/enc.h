@@ -3,10 +3,12 @@
  *
  *   enc.c       the flow: options -> input -> password -> key/IV -> output
  *               -> data; the openssl-compatible messages
- *   enc_args.c  option parsing (openssl enc's syntax), hex rules,
+ *   args.c      option parsing (openssl enc's syntax), hex rules,
  *               password sources, usage text
- *   enc_b64.c   the data source and sink: raw, or through base64
- *   enc_io.c    the output file (temporary file + rename), signals, the
+ *   b64.c       the data source and sink: raw, or through base64
+ *   kdf.c       PBKDF2 with its blocks on several threads
+ *   file_engine.c  (the former enc_io.c, split by concern next) the
+ *               output file (temporary file + rename), signals, the
  *               data engines (parallel file engine, pipelined stream
  *               engine), progress line
  */
@@ -22,7 +24,7 @@
 #include "hash/hash.h"
 #include "rijn.h"
 
-/* ---- options (enc_args.c) --------------------------------------------- */
+/* ---- options (args.c) -------------------------------------------------- */
 
 struct enc_opts {
     size_t key_len;          /* 16, 24, 32; 0 until a cipher is named */
@@ -70,7 +72,7 @@ char *enc_pass_from_source(const char *arg);
  * an empty password: exit 1 without a message, like openssl). */
 char *enc_pass_prompt(const char *cipher_upper, int enc, int *quiet);
 
-/* ---- output and engines (enc_io.c); source, sink, base64 (enc_b64.c) -- */
+/* ---- output and engines (file_engine.c); source, sink, base64 (b64.c) */
 
 struct enc_output {
     int fd;
@@ -144,10 +146,10 @@ int enc_run_data(struct enc_run *r);
  * into place). */
 void enc_run_end(struct enc_run *r);
 
-/* Write all n bytes to fd (EINTR-safe); 0 or -1 with errno (enc_b64.c). */
+/* Write all n bytes to fd (EINTR-safe); 0 or -1 with errno (b64.c). */
 int enc_write_all(int fd, const unsigned char *p, size_t n);
 
-/* enc_kdf.c: PBKDF2 (rijn_hash_pbkdf2) with its output blocks spread
+/* kdf.c: PBKDF2 (rijn_hash_pbkdf2) with its output blocks spread
  * over up to `threads` threads. */
 void enc_pbkdf2(const rijn_hash_alg *alg, const unsigned char *pass,
                 size_t pass_len, const unsigned char *salt, size_t salt_len,

@@ -11,7 +11,7 @@
  *     machine only the ratios measured this way mean much.
  *   - Time is wall time (CLOCK_MONOTONIC), or the thread's CPU time with
  *     --cpu-time; cycles are time x the core clock estimated once at start
- *     (see clock.c).
+ *     (see common/clock.c).
  *   - This file: options, interleaving, report, threads and plot; bench.c:
  *     the engines, the measures and the timing of one cell.
  *   - Measures: messages of 16 .. 16384 bytes and a long memory-resident

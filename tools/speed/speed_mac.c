@@ -10,7 +10,7 @@
  *     (POLY1305, key r || s) + EVP_MAC_update + EVP_MAC_final.
  * The rows are measured interleaved, repetition by repetition, and the
  * median of the repetitions is reported as core cycles per byte (core clock
- * estimated by clock_estimate_core_hz(), see clock.c) and as the ratio of
+ * estimated by clock_estimate_core_hz(), see common/clock.c) and as the ratio of
  * OpenSSL's time to rijn's. Before timing, every row's tag is compared with
  * OpenSSL's (or the library's when OpenSSL is absent).
  */
