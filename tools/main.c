@@ -16,45 +16,26 @@
 #include "rijn.h"
 #include "tool.h"
 
+void tool_verr(const char *fmt, va_list ap)
+{
+    fflush(stdout);
+    fputs("rijn: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 void tool_err(const char *fmt, ...)
 {
     va_list ap;
-    fflush(stdout);
-    fputs("rijn: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    tool_verr(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 int tool_is_help(const char *s)
 {
     return strcmp(s, "-h") == 0 || strcmp(s, "-help") == 0 ||
            strcmp(s, "--help") == 0;
-}
-
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-int tool_hex_decode(unsigned char *out, size_t n, const char *s)
-{
-    if (strlen(s) != 2 * n)
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        int hi = hex_value(s[2 * i]), lo = hex_value(s[2 * i + 1]);
-        if (hi < 0 || lo < 0)
-            return -1;
-        out[i] = (unsigned char)(hi << 4 | lo);
-    }
-    return 0;
 }
 
 int tool_check_rijn_impl_env(const char *prog)

@@ -15,6 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 OPENSSL=${OPENSSL:-/usr/bin/openssl}
 G=$here/golden
 mkdir -p "$G"
+. "$here/golden_run.sh"
 "$OPENSSL" version >"$G/VERSION"
 
 mk() { [ -e "$G/$1" ] || { shift_name=$1; shift; "$@" >"$G/$shift_name"; }; }
@@ -46,9 +47,6 @@ mk ct-salted-A "$OPENSSL" enc -aes-256-ctr -a -A -k secret -pbkdf2 -in "$G/plain
 mk ct-header-only head -c 16 "$G/ct-salted-pbkdf2"
 mk ct-short10 head -c 10 "$G/ct-salted-pbkdf2"
 
-export RIJN_TEST_PW=envsecret
-nosid=""
-command -v setsid >/dev/null 2>&1 && nosid="setsid -w"
 wanted() { # name: recorded in this run?
     [ -z "$only" ] && return 0
     case " $only " in *" $1 "*) return 0 ;; esac
@@ -59,14 +57,8 @@ n=0
 while IFS='|' read -r name check stdin words; do
     case $name in '' | '#'*) continue ;; esac
     wanted "$name" || continue
-    # shellcheck disable=SC2086
-    set -f
-    set -- $(printf '%s\n' "$words" | sed "s|@G@|$G|g")
-    set +f
-    if [ "$stdin" = - ]; then inp=/dev/null; else inp=$G/$stdin; fi
-    rc=0
-    $nosid "$OPENSSL" "$@" <"$inp" >"$G/$name.out" 2>"$G/$name.err" || rc=$?
-    echo $rc >"$G/$name.rc"
+    golden_run "$OPENSSL" "$stdin" "$words" "$G/$name.out" "$G/$name.err"
+    echo $golden_rc >"$G/$name.rc"
     if [ "$check" = noerr ]; then
         grep -Ev '^[0-9A-F]+:error:' "$G/$name.err" >"$G/$name.err.tmp"
         mv "$G/$name.err.tmp" "$G/$name.err"

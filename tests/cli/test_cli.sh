@@ -550,21 +550,13 @@ group_golden() {
     G=$HERE/golden
     cases=$HERE/golden_cases.txt
     [ -f "$cases" ] || { fail "golden: $cases missing"; return; }
-    export RIJN_TEST_PW=envsecret
-    # no controlling terminal, as when recording: a prompt reads stdin
-    nosid=""
-    command -v setsid >/dev/null 2>&1 && nosid="setsid -w"
+    . "$HERE/golden_run.sh"   # each case is run as record_golden.sh ran it
     n=0
     bad=0
     while IFS='|' read -r name check stdin words; do
         case $name in '' | '#'*) continue ;; esac
-        set -f
-        # shellcheck disable=SC2086
-        set -- $(printf '%s\n' "$words" | sed "s|@G@|$G|g")
-        set +f
-        if [ "$stdin" = - ]; then inp=/dev/null; else inp=$G/$stdin; fi
-        rc=0
-        $nosid "$RIJN" "$@" <"$inp" >"$T/g.out" 2>"$T/g.err" || rc=$?
+        golden_run "$RIJN" "$stdin" "$words" "$T/g.out" "$T/g.err"
+        rc=$golden_rc
         want_rc=$(cat "$G/$name.rc")
         n=$((n + 1))
         why=""

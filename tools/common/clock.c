@@ -1,7 +1,8 @@
 /*
- * Clocks for the benchmark.
+ * The tool's clocks: monotonic wall time (enc's progress line, speed's
+ * threads) and the benchmark clock with the core-clock estimate.
  *
- * Time comes from clock_gettime(CLOCK_MONOTONIC), or with --cpu-time from
+ * Benchmark time comes from clock_gettime(CLOCK_MONOTONIC), or with --cpu-time from
  * CLOCK_THREAD_CPUTIME_ID, which leaves out the time the thread spends
  * descheduled on a busy machine (both clocks count in ns). Cycles are not
  * read from a counter: on the machines this project is measured on the TSC
@@ -16,7 +17,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "tool.h"
+#include "common/clock.h"
 
 static clockid_t bench_clock = CLOCK_MONOTONIC;
 

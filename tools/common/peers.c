@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tool.h"
+#include "common/peers.h"
 
 enum peer_kind { PEER_OPENSSL, PEER_GCRYPT };
 
@@ -51,6 +51,7 @@ typedef unsigned (*gcry_encrypt_fn)(void *hd, void *out, size_t outlen,
 
 struct peer {
     enum peer_kind kind;
+    void *lib;              /* dlopen() handle, for peer_sym() */
     const char *name;
     const char *soname;
     char version[128];
@@ -115,6 +116,7 @@ static int load_openssl(peer *p)
         return -1;
     }
     p->kind = PEER_OPENSSL;
+    p->lib = lib;
     p->name = "openssl";
     p->soname = "libcrypto.so.3";
     if (SYM(lib, "EVP_CIPHER_CTX_new", p->ctx_new) ||
@@ -161,6 +163,7 @@ static int load_gcrypt(peer *p)
         return -1;
     }
     p->kind = PEER_GCRYPT;
+    p->lib = lib;
     p->name = "gcrypt";
     p->soname = "libgcrypt.so.20";
     if (SYM(lib, "gcry_check_version", check) ||
@@ -205,6 +208,11 @@ const char *peer_openssl_error(void)
 const char *peer_gcrypt_error(void)
 {
     return peer_gcrypt() ? NULL : gcrypt_why;
+}
+
+int peer_sym(const peer *p, const char *name, void *fnptr, size_t size)
+{
+    return sym(p->lib, name, fnptr, size);
 }
 
 const char *peer_name(const peer *p) { return p->name; }

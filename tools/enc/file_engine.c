@@ -34,15 +34,16 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "enc.h"
 #include "tool.h"
 
@@ -266,13 +267,6 @@ struct progress {
     double first, every;     /* seconds: first line, then refreshes */
 };
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void human(char *buf, size_t n, double v)
 {
     static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -295,7 +289,7 @@ static void progress_init(struct progress *p, int on, uint64_t total)
     p->on = on;
     p->shown = 0;
     p->total = total;
-    p->t0 = p->last = now_s();
+    p->t0 = p->last = clock_wall();
     p->first = 0.5;
     p->every = 0.25;
     if (every != NULL && *every != '\0') {
@@ -313,7 +307,7 @@ static void progress_show(struct progress *p, uint64_t done, int final)
 
     if (!p->on)
         return;
-    t = now_s();
+    t = clock_wall();
     el = t - p->t0;
     if (!final && (el < p->first || t - p->last < p->every))
         return;
@@ -351,28 +345,33 @@ struct shared {
     struct progress *pg;     /* updated under mu by add_done, or NULL */
 };
 
-static void report(struct shared *sh, const char *what, const char *name,
-                   int err)
+/* Fail the run and wake every thread; the first failure prints its
+ * message (tool_err's format), later ones print nothing. */
+static void fail_once(struct shared *sh, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void fail_once(struct shared *sh, const char *fmt, ...)
 {
+    va_list ap;
+
     pthread_mutex_lock(&sh->mu);
     if (!sh->failed) {
         sh->failed = 1;
-        tool_err("enc: %s error on %s: %s", what, name, strerror(err));
+        va_start(ap, fmt);
+        tool_verr(fmt, ap);
+        va_end(ap);
     }
     pthread_cond_broadcast(&sh->cv);
     pthread_mutex_unlock(&sh->mu);
 }
 
-static void report_shrunk(struct shared *sh, const char *name)
+/* "enc: <what> error on <name>: <strerror(err)>", once. */
+static void report(struct shared *sh, const char *what, const char *name,
+                   int err)
 {
-    pthread_mutex_lock(&sh->mu);
-    if (!sh->failed) {
-        sh->failed = 1;
-        tool_err("enc: %s: the input changed (shrank) while it was being "
-                 "read", name);
-    }
-    pthread_cond_broadcast(&sh->cv);
-    pthread_mutex_unlock(&sh->mu);
+    fail_once(sh, "enc: %s error on %s: %s", what, name, strerror(err));
 }
 
 /* RIJN_ENC_STATS=1: the engines say how the work went (tests, tuning). */
@@ -505,7 +504,8 @@ static int fe_fill(struct file_eng *e, rijn_aes_ctr_ctx *ctx,
             return 1;
         if (r <= 0) {
             if (r == 0)
-                report_shrunk(&e->sh, e->in_name);
+                fail_once(&e->sh, "enc: %s: the input changed (shrank) "
+                          "while it was being read", e->in_name);
             else
                 report(&e->sh, "read", e->in_name, errno);
             return -1;
@@ -1058,16 +1058,16 @@ static int stream_engine(struct enc_run *r, uint64_t total)
         pthread_mutex_unlock(&s.sh.mu);
         if (stop)
             break;
-        double t0 = adapt && in_reader ? now_s() : 0;
+        double t0 = adapt && in_reader ? clock_wall() : 0;
         ssize_t n = enc_src_read(r->src, sl->buf, CHUNK);
         if (n > 0 && in_reader) {
-            double t1 = adapt ? now_s() : 0;
+            double t1 = adapt ? clock_wall() : 0;
             rijn_aes_ctr_seek(&ctx, off);
             rijn_aes_ctr_xor(&ctx, sl->buf, sl->buf, (size_t)n);
             reader_slots++;
             if (adapt) {
                 t_read += t1 - t0;
-                t_aes += now_s() - t1;
+                t_aes += clock_wall() - t1;
             }
         }
         pthread_mutex_lock(&s.sh.mu);

@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include "common/clock.h"
+#include "common/peers.h"
 #include "rijn.h"
 #include "tool.h"
 

@@ -32,9 +32,11 @@
 #include <sys/wait.h>
 
 #include "bench.h"
+#include "common/clock.h"
+#include "common/peers.h"
 #include "rijn.h"
-#include "tool.h"
 #include "speed_mac.h"
+#include "tool.h"
 
 extern char **environ;
 

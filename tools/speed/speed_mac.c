@@ -5,29 +5,30 @@
  *   - rijn_poly1305aes_authenticate() (the engine the library picks),
  *   - every Poly1305 engine this CPU runs, through the incremental API
  *     (rijn_aes_setkey + one block, rijn_poly1305_init_impl/update/final),
- *   - OpenSSL (libcrypto.so.3, loaded with dlopen): EVP_EncryptInit_ex2 +
- *     EVP_EncryptUpdate of AES-128-ECB for the nonce, then EVP_MAC_init
- *     (POLY1305, key r || s) + EVP_MAC_update + EVP_MAC_final.
+ *   - OpenSSL (libcrypto.so.3, loaded by the tool's peer loader,
+ *     common/peers.c): EVP_EncryptInit_ex2 + EVP_EncryptUpdate of
+ *     AES-128-ECB for the nonce, then EVP_MAC_init (POLY1305, key r || s)
+ *     + EVP_MAC_update + EVP_MAC_final.
  * The rows are measured interleaved, repetition by repetition, and the
  * median of the repetitions is reported as core cycles per byte (core clock
- * estimated by clock_estimate_core_hz(), see common/clock.c) and as the ratio of
- * OpenSSL's time to rijn's. Before timing, every row's tag is compared with
+ * estimated by clock_estimate_core_hz(), see common/clock.c) and as the
+ * ratio of OpenSSL's time to rijn's. Before timing, every row's tag is compared with
  * OpenSSL's (or the library's when OpenSSL is absent).
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
+#include "common/clock.h"
+#include "common/peers.h"
 #include "rijn.h"
 #include "rijn_poly1305.h"
 #include "speed_mac.h"
-#include "tool.h"
 
-/* ---- OpenSSL through dlopen (OpenSSL 3 ABI) ------------------------------ */
+/* ---- OpenSSL's EVP_MAC, through the peer loader (OpenSSL 3 ABI) ---------- */
 typedef void *(*p_ptr_void)(void);
-typedef void (*p_void_ptr)(void *);
 typedef void *(*p_fetch)(void *, const char *, const char *);
 typedef void *(*p_mac_ctx_new)(void *);
 typedef int (*p_mac_init)(void *, const unsigned char *, size_t,
@@ -39,7 +40,6 @@ typedef int (*p_enc_init2)(void *, const void *, const unsigned char *,
 typedef int (*p_enc_update)(void *, unsigned char *, int *,
                             const unsigned char *, int);
 typedef int (*p_set_padding)(void *, int);
-typedef const char *(*p_version)(int);
 
 static struct {
     int state; /* 0 untried, 1 loaded, -1 absent */
@@ -49,45 +49,33 @@ static struct {
     p_mac_final mac_final;
     p_enc_init2 enc_init;
     p_enc_update enc_update;
-    char version[128];
+    const char *version;
 } ossl;
-
-static int sym(void *lib, const char *name, void *fnptr, size_t size)
-{
-    void *p = dlsym(lib, name);
-    if (p == NULL || size != sizeof p)
-        return -1;
-    memcpy(fnptr, &p, size);
-    return 0;
-}
-#define SYM(lib, name, var) sym((lib), (name), &(var), sizeof(var))
 
 static int ossl_load(void)
 {
-    void *lib;
+    const peer *openssl;
     p_fetch mac_fetch, cipher_fetch;
     p_mac_ctx_new mac_ctx_new;
     p_ptr_void cipher_ctx_new;
     p_set_padding set_padding;
-    p_version version;
 
     if (ossl.state)
         return ossl.state > 0 ? 0 : -1;
     ossl.state = -1;
-    lib = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
-    if (lib == NULL)
+    openssl = peer_openssl();
+    if (openssl == NULL)
         return -1;
-    if (SYM(lib, "EVP_MAC_fetch", mac_fetch) ||
-        SYM(lib, "EVP_MAC_CTX_new", mac_ctx_new) ||
-        SYM(lib, "EVP_MAC_init", ossl.mac_init) ||
-        SYM(lib, "EVP_MAC_update", ossl.mac_update) ||
-        SYM(lib, "EVP_MAC_final", ossl.mac_final) ||
-        SYM(lib, "EVP_CIPHER_fetch", cipher_fetch) ||
-        SYM(lib, "EVP_CIPHER_CTX_new", cipher_ctx_new) ||
-        SYM(lib, "EVP_CIPHER_CTX_set_padding", set_padding) ||
-        SYM(lib, "EVP_EncryptInit_ex2", ossl.enc_init) ||
-        SYM(lib, "EVP_EncryptUpdate", ossl.enc_update) ||
-        SYM(lib, "OpenSSL_version", version))
+    if (PEER_SYM(openssl, "EVP_MAC_fetch", mac_fetch) ||
+        PEER_SYM(openssl, "EVP_MAC_CTX_new", mac_ctx_new) ||
+        PEER_SYM(openssl, "EVP_MAC_init", ossl.mac_init) ||
+        PEER_SYM(openssl, "EVP_MAC_update", ossl.mac_update) ||
+        PEER_SYM(openssl, "EVP_MAC_final", ossl.mac_final) ||
+        PEER_SYM(openssl, "EVP_CIPHER_fetch", cipher_fetch) ||
+        PEER_SYM(openssl, "EVP_CIPHER_CTX_new", cipher_ctx_new) ||
+        PEER_SYM(openssl, "EVP_CIPHER_CTX_set_padding", set_padding) ||
+        PEER_SYM(openssl, "EVP_EncryptInit_ex2", ossl.enc_init) ||
+        PEER_SYM(openssl, "EVP_EncryptUpdate", ossl.enc_update))
         return -1;
     ossl.mac = mac_fetch(NULL, "POLY1305", NULL);
     ossl.cipher = cipher_fetch(NULL, "AES-128-ECB", NULL);
@@ -100,7 +88,7 @@ static int ossl_load(void)
     if (ossl.enc_init(ossl.cctx, ossl.cipher, NULL, NULL, NULL) != 1)
         return -1;
     set_padding(ossl.cctx, 0);
-    snprintf(ossl.version, sizeof ossl.version, "%s", version(0));
+    ossl.version = peer_version(openssl);
     ossl.state = 1;
     return 0;
 }
@@ -174,12 +162,6 @@ static double time_row(const row *r, unsigned char kr[32], unsigned char *m,
     return clock_now() - t0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int rijn_speed_poly1305(FILE *out, int json, int quick)
 {
     static const size_t sizes[] = {16, 64, 256, 1024, 4096, 65536};
@@ -251,10 +233,8 @@ int rijn_speed_poly1305(FILE *out, int json, int quick)
             for (int r = 0; r < nrows; r++)
                 t[r][k] = time_row(&rows[r], kr, m, len, iters[r]) /
                           (double)iters[r];
-        for (int r = 0; r < nrows; r++) {
-            qsort(t[r], (size_t)reps, sizeof(double), cmp_double);
-            cpb[s][r] = t[r][reps / 2] * hz / (double)len;
-        }
+        for (int r = 0; r < nrows; r++)
+            cpb[s][r] = median(t[r], reps) * hz / (double)len;
     }
 
     if (json) {
