@@ -7,10 +7,14 @@
  *               password sources, usage text
  *   b64.c       the data source and sink: raw, or through base64
  *   kdf.c       PBKDF2 with its blocks on several threads
- *   file_engine.c  (the former enc_io.c, split by concern next) the
- *               output file (temporary file + rename), signals, the
- *               data engines (parallel file engine, pipelined stream
- *               engine), progress line
+ *   output.c    the output file: temporary file + rename, or in place
+ *   signals.c   signals: remove the temporary file, EPIPE not SIGPIPE
+ *   engine.c    the data phase: picks an I/O engine (engine.h), the
+ *               error bookkeeping of their threads
+ *   file_engine.c    regular file -> our temporary file, in parallel
+ *   stream_engine.c  pipes and the rest: pipelined reader and writer
+ *   simple_loop.c    small regular files: one thread, one buffer
+ *   progress.c  the progress line
  */
 #ifndef RIJN_TOOL_ENC_H
 #define RIJN_TOOL_ENC_H
@@ -72,7 +76,7 @@ char *enc_pass_from_source(const char *arg);
  * an empty password: exit 1 without a message, like openssl). */
 char *enc_pass_prompt(const char *cipher_upper, int enc, int *quiet);
 
-/* ---- output and engines (file_engine.c); source, sink, base64 (b64.c) */
+/* ---- output (output.c, signals.c) -------------------------------------- */
 
 struct enc_output {
     int fd;
@@ -94,7 +98,14 @@ int enc_open_output(struct enc_output *o, const char *path,
 /* Finish: rename into place when ok, else remove the temporary file (or
  * say that a file written in place is incomplete). */
 int enc_close_output(struct enc_output *o, int ok);
+/* Async-signal-safe: remove the temporary file being written, if any
+ * (the signal handlers call it). */
+void enc_output_abandon(void);
+/* Remove the temporary file on SIGINT, SIGTERM, SIGHUP and SIGBUS; ignore
+ * SIGPIPE (signals.c). */
 void enc_install_signals(void);
+
+/* ---- source, sink, base64 (b64.c) -------------------------------------- */
 
 struct enc_b64enc;   /* base64 writer state */
 struct enc_b64dec;   /* base64 reader state */
@@ -127,6 +138,8 @@ int enc_b64_setup(struct enc_src *s, struct enc_dst *d, int encrypting,
                   int single_line);
 void enc_b64_free(struct enc_src *s, struct enc_dst *d);
 
+/* ---- the data phase (engine.c and the engines, engine.h) --------------- */
+
 struct enc_teardown;
 
 /* Data phase: out = in XOR keystream, keystream offset 0 at the first
@@ -145,6 +158,8 @@ int enc_run_data(struct enc_run *r);
  * last clean-up (it runs in the background while the output is renamed
  * into place). */
 void enc_run_end(struct enc_run *r);
+
+/* ---- the rest ---------------------------------------------------------- */
 
 /* Write all n bytes to fd (EINTR-safe); 0 or -1 with errno (b64.c). */
 int enc_write_all(int fd, const unsigned char *p, size_t n);

@@ -1,0 +1,47 @@
+/*
+ * `rijn enc` signals: SIGINT, SIGTERM and SIGHUP (unless whoever started
+ * us ignores them) and SIGBUS remove the temporary output file
+ * (enc_output_abandon, output.c) before the process ends; SIGBUS, raised
+ * when a mapped file shrinks under us, ends it with a message and exit
+ * status 1. SIGPIPE is ignored, so that a closed pipe is a write error.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "enc.h"
+
+static void on_fatal_signal(int sig)
+{
+    enc_output_abandon();
+    if (sig == SIGBUS) {
+        static const char msg[] =
+            "rijn: enc: a mapped file changed (shrank) while in use (the "
+            "input?); nothing written\n";
+        (void)!write(STDERR_FILENO, msg, sizeof msg - 1);
+        _exit(1);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void enc_install_signals(void)
+{
+    static const int stop[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa, old;
+
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_fatal_signal;
+    /* A signal ignored by whoever started us stays ignored: nohup (SIGHUP)
+     * and the shell's background jobs (SIGINT) rely on it. */
+    for (size_t i = 0; i < sizeof stop / sizeof stop[0]; i++)
+        if (sigaction(stop[i], NULL, &old) != 0 || old.sa_handler != SIG_IGN)
+            sigaction(stop[i], &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+    /* A closed pipe must be an EPIPE write error, not a silent death. */
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, NULL);
+}
