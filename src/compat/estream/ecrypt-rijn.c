@@ -12,39 +12,10 @@
 #include <string.h>
 
 #include "ecrypt-sync.h"
+#include "internal.h" /* byte order and XOR helpers (inline only) */
 
 /* Counter blocks encrypted per rijn_aes_encrypt_blocks call. */
 #define RIJN_ECRYPT_BATCH 32
-
-static uint32_t load32_le(const unsigned char *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-           ((uint32_t)p[3] << 24);
-}
-
-static void store32_le(unsigned char *p, uint32_t v)
-{
-    p[0] = (unsigned char)v;
-    p[1] = (unsigned char)(v >> 8);
-    p[2] = (unsigned char)(v >> 16);
-    p[3] = (unsigned char)(v >> 24);
-}
-
-/* dst = a XOR b, n bytes, any alignment. */
-static void xor_bytes(unsigned char *dst, const unsigned char *a,
-                      const unsigned char *b, size_t n)
-{
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t x, y;
-        memcpy(&x, a + i, 8);
-        memcpy(&y, b + i, 8);
-        x ^= y;
-        memcpy(dst + i, &x, 8);
-    }
-    for (; i < n; i++)
-        dst[i] = (unsigned char)(a[i] ^ b[i]);
-}
 
 static void check_ctx(const ECRYPT_ctx *ctx)
 {
@@ -67,7 +38,7 @@ static void ctr_blocks(ECRYPT_ctx *ctx, unsigned char *out,
 {
     unsigned char cb[RIJN_ECRYPT_BATCH * 16];
     unsigned char ks[RIJN_ECRYPT_BATCH * 16];
-    uint32_t c = load32_le(ctx->ctr);
+    uint32_t c = rijn_load32_le(ctx->ctr);
     size_t i, fill = 0;
 
     while (nblocks > 0) {
@@ -79,10 +50,10 @@ static void ctr_blocks(ECRYPT_ctx *ctx, unsigned char *out,
             fill = n;
         }
         for (i = 0; i < n; i++)
-            store32_le(cb + 16 * i, c + (uint32_t)i);
+            rijn_store32_le(cb + 16 * i, c + (uint32_t)i);
         rijn_aes_encrypt_blocks(&ctx->key, ks, cb, n);
         if (in != NULL) {
-            xor_bytes(out, in, ks, 16 * n);
+            rijn_xor_bytes(out, in, ks, 16 * n);
             in += 16 * n;
         } else {
             memcpy(out, ks, 16 * n);
@@ -91,7 +62,7 @@ static void ctr_blocks(ECRYPT_ctx *ctx, unsigned char *out,
         c += (uint32_t)n; /* mod 2^32, no carry into bytes 4..15 */
         nblocks -= n;
     }
-    store32_le(ctx->ctr, c);
+    rijn_store32_le(ctx->ctr, c);
     rijn_wipe(ks, sizeof ks);
 }
 
@@ -118,7 +89,7 @@ static void process(ECRYPT_ctx *ctx, unsigned char *out,
     if (tail > 0) {
         ctr_blocks(ctx, ctx->ks, NULL, 1);
         if (in != NULL)
-            xor_bytes(out, in, ctx->ks, tail);
+            rijn_xor_bytes(out, in, ctx->ks, tail);
         else
             memcpy(out, ctx->ks, tail);
         ctx->ks_used = (u32)tail;
