@@ -1,42 +1,67 @@
 /*
- * rijn: AES-128/192/256 in CTR mode, fast and constant-time on every CPU.
+ * rijn: AES-128/192/256 in CTR mode and Poly1305-AES (rijn_poly1305.h),
+ * fast and constant-time on every CPU.
  *
- * This header is the whole public API and its documentation.
+ * This header (with rijn_poly1305.h) is the whole public API and its
+ * documentation.
  *
  * Conventions
  *   - Every context is allocated by the caller; the library never allocates.
  *   - Functions that can fail return 0 on success and -1 on failure.
  *   - Lengths are size_t; key lengths are in bytes (16, 24 or 32).
- *   - `rijn_*_wipe()` clears a context (keys included) with writes the
- *     compiler cannot drop.
  *   - Buffers may have any alignment. Output may equal input exactly
  *     (in-place); partially overlapping buffers are not allowed.
+ *
+ * Wiping
+ *   - `rijn_*_wipe()` clears a context or key (round keys included) with
+ *     writes the compiler cannot drop; rijn_poly1305_final() and
+ *     _final_verify() wipe their context themselves.
+ *   - Inside the library, every buffer a function declares for key
+ *     material, keystream or MAC state (round keys being built, the unused
+ *     keystream of a batch or of a partial block, AES_k(n) of Poly1305-AES)
+ *     is wiped before the function returns, on every backend; the unused
+ *     keystream of a partial block that a streaming context keeps for the
+ *     next call lives in the context until it is used or wiped. Where a
+ *     backend's compiled code copies such state to the stack on its own,
+ *     it clears that stack too (ref). Values that only ever live in
+ *     registers are not wiped (C cannot reach them); a test scans the
+ *     stack after every backend for the key, unused keystream and the
+ *     Poly1305-AES pad (tests/stackwipe.c).
  *
  * Backends
  *   AES is computed by one of several interchangeable backends. The backend
  *   is chosen when a key is set up and is stored in the key, so a key
- *   schedule is only ever used by the backend that built it.
+ *   schedule is only ever used by the backend that built it. Each is
+ *   compiled for its architecture only; rijn_impl_get() lists those
+ *   compiled in and whether this CPU runs them, `rijn impl` prints it.
  *
- *     name     constant-time  needs         notes
- *     ref      NO             -             byte-wise FIPS-197 with an S-box
- *                                           table; a test oracle, never
- *                                           picked automatically
- *     ct64     yes            -             bitsliced (fixsliced) AES on
- *                                           64-bit words, 4 blocks per batch
+ *     name               arch     constant-time  needs
+ *     vaes-avx512        x86-64   yes            VAES, AVX-512F/BW/VL
+ *     vaes-avx2          x86-64   yes            VAES, AVX2
+ *     aesni              x86-64   yes            AES-NI, SSSE3
+ *     ppc8               ppc64    yes            POWER8 vector crypto
+ *     altivec-bs         ppc      yes            AltiVec (bitsliced)
+ *     altivec-vperm      ppc      yes            AltiVec (vperm S-box)
+ *     altivec-vperm-otf  ppc      yes            AltiVec; on request only
+ *     ct64               any      yes            - (bitsliced, 64-bit words)
+ *     ref                any      NO             - (byte-wise, S-box table;
+ *                                                a test oracle, never
+ *                                                picked automatically)
+ *   (tests/docs.cmake checks this table against CMakeLists.txt.)
  *
- *   Later backends (aesni, vaes-avx2, vaes-avx512, armv8, altivec-*, ppc8)
- *   slot into the same registry. `rijn_impl_info()` lists what is compiled
- *   in and what this CPU can run.
- *
- *   Environment:
+ * Environment
  *     RIJN_IMPL=name     force a backend; key setup fails (-1) if the name
- *                        is unknown or this CPU cannot run it.
+ *                        is unknown, this CPU cannot run it, or it is not
+ *                        constant time (ref) and RIJN_ALLOW_VARIABLE_TIME=1
+ *                        is not set as well.
  *     RIJN_CPU_MASK=...  remove CPU features from what detection found:
  *                        a comma-separated list of feature names
  *                        ("avx512f,vaes") or a hexadecimal mask of
  *                        RIJN_CPU_* bits to keep ("0x3"). It can only take
  *                        features away, never add them.
- *   Both are read once, on the first key setup.
+ *   They are read once, on first use, and ignored by setuid and setgid
+ *   programs (secure_getenv). rijn_aes_setkey_impl() with a name is the
+ *   caller's explicit choice and may pick ref.
  */
 #ifndef RIJN_H
 #define RIJN_H
@@ -80,8 +105,12 @@ struct rijn_aes_impl; /* a backend; opaque */
  * An expanded AES key. The round keys are kept in the chosen backend's own
  * layout (byte-wise, bitsliced, ...); treat the contents as opaque.
  */
+/* The largest key schedule of any backend: ct64's AES-256 (15 round keys
+ * of 64 bytes, fixsliced). */
+#define RIJN_AES_KEY_WORDS 120
+
 typedef struct rijn_aes_key {
-    RIJN_ALIGN(64) uint64_t rk[256];        /* round keys, backend layout */
+    RIJN_ALIGN(64) uint64_t rk[RIJN_AES_KEY_WORDS]; /* backend layout */
     const struct rijn_aes_impl *impl;       /* backend picked at key setup */
     unsigned rounds;                        /* 10, 12 or 14 */
     unsigned key_len;                       /* 16, 24 or 32 */
@@ -90,7 +119,8 @@ typedef struct rijn_aes_key {
 /*
  * Expand a 16-, 24- or 32-byte AES key with the best backend this CPU can
  * run (or the one named by RIJN_IMPL). Returns -1 if key_len is not 16, 24
- * or 32, or if RIJN_IMPL names a backend that is unknown or unavailable.
+ * or 32, or if RIJN_IMPL names a backend that cannot be used (see
+ * Environment above).
  */
 RIJN_API int rijn_aes_setkey(rijn_aes_key *k, const unsigned char *key,
                              size_t key_len);
@@ -120,6 +150,15 @@ RIJN_API void rijn_aes_key_wipe(rijn_aes_key *k);
  * carrying across all 16 bytes and wrapping from ff..ff to 00..00. This is
  * exactly what `openssl enc -aes-*-ctr` and OpenSSL's EVP AES-CTR compute.
  * Encryption and decryption are the same operation.
+ *
+ * CTR mode gives confidentiality only, no integrity: anyone can flip any
+ * bit of a ciphertext and the same bit of the plaintext flips, silently.
+ * Authenticate the ciphertext (with Poly1305-AES, rijn_poly1305.h, over the
+ * ciphertext, or an AEAD such as AES-GCM) and check the tag before using
+ * the plaintext. NEVER encrypt two messages with the same key and IV (or
+ * overlapping counter ranges: IV + number of blocks): the XOR of the two
+ * ciphertexts is the XOR of the two plaintexts. Use a fresh random IV per
+ * message, or a counter-based IV that never repeats under one key.
  * --------------------------------------------------------------------- */
 
 /* One shot: out = in XOR keystream(key, iv), len bytes. */
@@ -187,7 +226,7 @@ RIJN_API size_t rijn_impl_count(void);
 RIJN_API int rijn_impl_get(size_t i, rijn_impl_info *info);
 
 /* The backend rijn_aes_setkey() picks (honouring RIJN_IMPL), or NULL if
- * RIJN_IMPL names one that is unknown or unavailable. */
+ * RIJN_IMPL names one that cannot be used (see Environment above). */
 RIJN_API const char *rijn_impl_default(void);
 
 /* Writes the detected CPU features (after RIJN_CPU_MASK) as a

@@ -24,15 +24,15 @@
  *   Poly1305 is computed by one of several interchangeable engines, picked
  *   once per process (the first time one is needed):
  *
- *     name        constant-time  needs                 notes
- *     poly32      yes            -                     radix 2^26, 32x32->64
- *                                                      products; 32-bit hosts
- *     poly64      yes            64-bit host           radix 2^64, 64x64->128
- *                                                      products
- *     avx2        yes            avx2                  4 blocks in parallel,
- *                                                      radix 2^26
- *     avx512ifma  yes            avx512f,avx512ifma    8 blocks in parallel,
- *                                                      radix 2^44 (vpmadd52)
+ *     name        arch     constant-time  needs / notes
+ *     avx512ifma  x86-64   yes            AVX-512F, IFMA: 8 blocks in
+ *                                         parallel, radix 2^44 (vpmadd52)
+ *     avx2        x86-64   yes            AVX2: 16 blocks per step in 4
+ *                                         lanes, radix 2^26
+ *     poly64      64-bit   yes            radix 2^64, 64x64->128 products
+ *     poly32      any      yes            radix 2^26, 32x32->64 products;
+ *                                         32-bit hosts
+ *   (tests/docs.cmake checks this table against CMakeLists.txt.)
  *
  *   The SIMD engines use the scalar 64-bit code for short inputs, where the
  *   vector set-up does not pay. All engines assume that the CPU multiplies
@@ -45,6 +45,7 @@
  *                              fails (returns -1, verify returns 0) if the
  *                              name is unknown or this CPU cannot run it.
  *     RIJN_CPU_MASK            (see rijn.h) also limits the engines.
+ *   Read once, and ignored by setuid and setgid programs, as in rijn.h.
  */
 #ifndef RIJN_POLY1305_H
 #define RIJN_POLY1305_H
@@ -107,6 +108,14 @@ RIJN_API int rijn_poly1305aes_init(rijn_poly1305_ctx *ctx,
 RIJN_API int rijn_poly1305(unsigned char tag[16], const unsigned char m[],
                            size_t len, const unsigned char key[32]);
 
+/* 1 if tag is the Poly1305 tag of m[0..len) under the one-time key, 0
+ * otherwise (also if no engine is usable). The comparison takes the same
+ * time wherever the tags differ: use this (or rijn_poly1305_final_verify),
+ * never memcmp, to check a tag. */
+RIJN_API int rijn_poly1305_verify(const unsigned char tag[16],
+                                  const unsigned char m[], size_t len,
+                                  const unsigned char key[32]);
+
 /* Returns 0, or -1 if RIJN_POLY1305_IMPL names an unusable engine. */
 RIJN_API int rijn_poly1305_init(rijn_poly1305_ctx *ctx,
                                 const unsigned char key[32]);
@@ -124,6 +133,12 @@ RIJN_API void rijn_poly1305_update(rijn_poly1305_ctx *ctx,
 /* Write the tag and wipe the context. */
 RIJN_API void rijn_poly1305_final(rijn_poly1305_ctx *ctx,
                                   unsigned char tag[16]);
+
+/* Finish and compare with `tag` in constant time: 1 if equal, 0 if not
+ * (or if init had failed). Wipes the context; the computed tag is never
+ * released. For both Poly1305 and Poly1305-AES contexts. */
+RIJN_API int rijn_poly1305_final_verify(rijn_poly1305_ctx *ctx,
+                                        const unsigned char tag[16]);
 
 /* Wipe a context without producing a tag. */
 RIJN_API void rijn_poly1305_wipe(rijn_poly1305_ctx *ctx);

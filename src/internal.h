@@ -58,12 +58,80 @@ uint32_t rijn_cpu_features_get(void);
 uint32_t rijn_cpu_apply_mask(uint32_t features, const char *mask);
 
 /* ------------------------------------------------------------------------
+ * Implementations and registries (src/core/registry.c)
+ *
+ * Every AES backend, Poly1305 engine and GHASH engine descriptor begins
+ * with a rijn_impl. One rijn_registry per kind lists them, in the order of
+ * the rijn_impl() lines of CMakeLists.txt (generated/rijn_registry.h), the
+ * same list the tests are registered from.
+ *
+ * The default of a kind is its highest-ranked runnable implementation
+ * (rank 0: never picked), or the one named by its environment variable
+ * (RIJN_IMPL, RIJN_POLY1305_IMPL, ...). The environment is read once, with
+ * secure_getenv: a setuid or setgid program ignores it. A name that is
+ * unknown, that this CPU cannot run, or that is not constant time (ref)
+ * without RIJN_ALLOW_VARIABLE_TIME=1 as well, makes the default NULL, so
+ * every operation fails loudly instead of running something else. An
+ * implementation named in a call (rijn_aes_setkey_impl) is the caller's
+ * explicit choice and may be variable time.
+ * --------------------------------------------------------------------- */
+#include <stdatomic.h>
+
+#define RIJN_ENV_ALLOW_VARIABLE_TIME "RIJN_ALLOW_VARIABLE_TIME"
+
+typedef struct rijn_impl {
+    const char *name;   /* lowercase; same in file, CLI, bench, ctest */
+    uint32_t needs;     /* RIJN_CPU_* bits that must all be present */
+    int constant_time;  /* 1 if no secret-dependent branch or address */
+    int rank;           /* best-pick preference; 0 = never picked */
+} rijn_impl;
+
+typedef struct rijn_registry {
+    const char *env;                   /* the override variable */
+    const rijn_impl *const *list;
+    size_t count;
+    _Atomic(const rijn_impl *) cached; /* the default, once computed */
+    atomic_int ready;
+} rijn_registry;
+
+/* getenv, but NULL in a setuid/setgid program (secure_getenv). */
+const char *rijn_getenv(const char *name);
+/* 1 if RIJN_ALLOW_VARIABLE_TIME=1 (read with rijn_getenv). */
+int rijn_env_allows_variable_time(void);
+/* 1 if the CPU features (after RIJN_CPU_MASK) satisfy d->needs; _on: if
+ * the given feature set does. */
+int rijn_impl_runnable(const rijn_impl *d);
+int rijn_impl_runnable_on(const rijn_impl *d, uint32_t features);
+/* By name; NULL if not compiled in. */
+const rijn_impl *rijn_registry_find(const rijn_registry *r, const char *name);
+/* What the default would be now (not cached); *forced says whether the
+ * environment named one. For tests and messages. */
+const rijn_impl *rijn_registry_env_pick(const rijn_registry *r, int *forced);
+/* The default, computed once (see above); NULL if the environment names
+ * one that cannot be used. */
+const rijn_impl *rijn_registry_default_init(rijn_registry *r);
+static inline const rijn_impl *rijn_registry_default(rijn_registry *r)
+{
+    if (atomic_load_explicit(&r->ready, memory_order_acquire))
+        return atomic_load_explicit(&r->cached, memory_order_relaxed);
+    return rijn_registry_default_init(r);
+}
+/* name == NULL: the default; otherwise that one if it is compiled in and
+ * runnable (variable time allowed: the caller chose it), else NULL. */
+const rijn_impl *rijn_registry_pick(rijn_registry *r, const char *name);
+/* The public description of entry i; -1 if out of range. */
+int rijn_registry_info(rijn_registry *r, size_t i, rijn_impl_info *info);
+
+/* ------------------------------------------------------------------------
  * AES backend contract
  *
- * Every backend is one const struct in one file under src/aes/ and one line
- * in the registry in src/dispatch.c. All kernels take (key, out, in, ...)
- * in that order. out may equal in exactly; no partial overlap.
+ * Every backend is one const struct in one file under src/aes/ and one
+ * rijn_impl(AES ...) line in CMakeLists.txt. All kernels take (key, out,
+ * in, ...) in that order. out may equal in exactly; no partial overlap.
  *
+ *   key_bytes  bytes of k->rk the schedule writes for a 16-, 24- and
+ *              32-byte key (what rijn_aes_key_wipe clears); each backend
+ *              file checks with a _Static_assert that they fit.
  *   setkey  expands key (key_len 16, 24 or 32, already validated) into
  *           k->rk in the backend's own layout. k->rounds and k->key_len are
  *           set by the caller before the call.
@@ -75,16 +143,42 @@ uint32_t rijn_cpu_apply_mask(uint32_t features, const char *mask);
  *           needed. nblocks may be 0.
  * --------------------------------------------------------------------- */
 typedef struct rijn_aes_impl {
-    const char *name;     /* lowercase; same in file, CLI, bench, ctest */
-    uint32_t needs;       /* RIJN_CPU_* bits that must all be present */
-    int constant_time;    /* 1 if no secret-dependent branch or address */
-    int rank;             /* best-pick preference; 0 = never picked */
+    rijn_impl base;
+    uint16_t key_bytes[3]; /* AES-128, AES-192, AES-256 */
     void (*setkey)(rijn_aes_key *k, const uint8_t *key, size_t key_len);
     void (*ecb)(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
                 size_t nblocks);
     void (*ctr32)(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
                   size_t nblocks, const uint8_t ctr[16]);
 } rijn_aes_impl;
+
+/* Key bytes of a layout with `per_round` bytes per round key (AES-128,
+ * -192, -256 have 11, 13, 15), for the key_bytes initialisers. */
+#define RIJN_AES_KEY_BYTES(per_round) \
+    {11 * (per_round), 13 * (per_round), 15 * (per_round)}
+/* In each backend file: its largest layout fits in rijn_aes_key.rk. */
+#define RIJN_AES_KEY_FITS(bytes, what) \
+    _Static_assert((bytes) <= sizeof(((rijn_aes_key *)0)->rk), \
+                   what " does not fit in rijn_aes_key.rk")
+
+/* The AES registry (src/aes/aes.c). */
+extern rijn_registry rijn_aes_registry;
+
+/* Look up a backend by name; NULL if not compiled in. */
+const rijn_aes_impl *rijn_aes_impl_find(const char *name);
+
+/*
+ * x86: a backend's CPU features are listed once, as F(BIT, "gcc-name")
+ * pairs in an X-macro of its file; RIJN_X86_NEEDS gives its `needs` mask
+ * and RIJN_X86_TARGET the string for __attribute__((target(...))), so the
+ * two cannot disagree (every feature the compiler may use is one the CPU
+ * is checked for). List what the target string implies too (avx512f
+ * implies avx2 and avx to the compiler; the key schedule is SSSE3).
+ */
+#define RIJN_X86_NEED_BIT_(bit, name) | RIJN_CPU_##bit
+#define RIJN_X86_NEED_NAME_(bit, name) "," name
+#define RIJN_X86_NEEDS(list) (0u list(RIJN_X86_NEED_BIT_))
+#define RIJN_X86_TARGET(list) "sse2" list(RIJN_X86_NEED_NAME_)
 
 #if defined(__x86_64__)
 #include <emmintrin.h>
@@ -109,10 +203,25 @@ void rijn_aesni_setkey_wide(rijn_aes_key *k, const uint8_t *key,
                             size_t key_len);
 #endif
 
-/* Look up a backend by name; NULL if not compiled in. */
-const rijn_aes_impl *rijn_impl_find(const char *name);
-/* 1 if the current CPU features (after the mask) satisfy impl->needs. */
-int rijn_impl_runnable(const rijn_aes_impl *impl);
+
+/* ------------------------------------------------------------------------
+ * Loop unrolling. RIJN_UNROLL(n) before a loop with a constant trip count
+ * unrolls it (fully, up to n iterations), so that arrays of state registers
+ * indexed by the loop variable never live in memory; RIJN_NO_UNROLL keeps
+ * a loop rolled (round loops: unrolled, compilers hoist every round key
+ * into registers and spill the states instead).
+ * --------------------------------------------------------------------- */
+#define RIJN_PRAGMA_(x) _Pragma(#x)
+#if defined(__clang__)
+#define RIJN_UNROLL(n) _Pragma("clang loop unroll(full)")
+#define RIJN_NO_UNROLL _Pragma("clang loop unroll(disable)")
+#elif defined(__GNUC__)
+#define RIJN_UNROLL(n) RIJN_PRAGMA_(GCC unroll n)
+#define RIJN_NO_UNROLL _Pragma("GCC unroll 1")
+#else
+#define RIJN_UNROLL(n)
+#define RIJN_NO_UNROLL
+#endif
 
 /* ------------------------------------------------------------------------
  * Byte order (the only way multi-byte values are read or written)
@@ -239,6 +348,18 @@ static inline void rijn_xor_bytes(uint8_t *dst, const uint8_t *a,
         dst[i] = (uint8_t)(a[i] ^ b[i]);
 }
 
+/* 1 if a[0..n) == b[0..n), 0 otherwise, in time independent of the bytes
+ * (no early exit, no data-dependent branch). */
+static inline int rijn_ct_equal(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    unsigned d = 0;
+
+    for (size_t i = 0; i < n; i++)
+        d |= (unsigned)(a[i] ^ b[i]);
+    /* 1 iff d == 0: d - 1 borrows into bit 8 only then */
+    return (int)(1 & ((d - 1) >> 8));
+}
+
 /* Zero n bytes in a way the optimiser keeps (memset, then a compiler
  * barrier that claims to read the memory). */
 static inline void rijn_burn(void *p, size_t n)
@@ -252,6 +373,17 @@ static inline void rijn_burn(void *p, size_t n)
         *v++ = 0;
 #endif
 }
+
+/*
+ * Clears the RIJN_STACK_BURN_BYTES of stack below the caller's frame:
+ * where the frames of the functions it just called were. For code whose
+ * compiled form copies secret state to the stack on its own (ref's
+ * byte-wise rounds: gcc spills the state once per byte it extracts), so
+ * that the wipe policy of rijn.h holds there too; cf. libsodium's
+ * sodium_stackzero.
+ */
+#define RIJN_STACK_BURN_BYTES 2048
+void rijn_stack_burn(void);
 
 /* ------------------------------------------------------------------------
  * Constant-time validation hooks. In a build with RIJN_CTGRIND these mark

@@ -6,10 +6,17 @@
  *                                 run with RIJN_IMPL (and maybe
  *                                 RIJN_CPU_MASK) set by ctest: key setup
  *                                 must succeed with backend NAME, or fail
+ *   test_dispatch environment honoured|ignored
+ *                                 run with RIJN_IMPL=nosuch by
+ *                                 dispatch_setuid.sh, as a normal program
+ *                                 (key setup must fail) or setuid (the
+ *                                 environment must be ignored)
  */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "testutil.h"
@@ -59,7 +66,7 @@ static int unit(void)
     for (size_t i = 0; i < rijn_impl_count(); i++) {
         rijn_impl_info in;
         check(rijn_impl_get(i, &in) == 0, "rijn_impl_get in range");
-        const rijn_aes_impl *impl = rijn_impl_find(in.name);
+        const rijn_aes_impl *impl = rijn_aes_impl_find(in.name);
         check(impl != NULL, "listed backend can be found");
         for (size_t j = 0; j < i; j++) {
             rijn_impl_info other;
@@ -70,9 +77,9 @@ static int unit(void)
             defaults++;
             check(in.available && in.constant_time, "default is runnable and CT");
         }
-        const rijn_aes_impl *d = rijn_impl_find(def);
-        if (impl && d && in.available && impl->rank > 0)
-            check(impl->rank <= d->rank, "default has the highest rank");
+        const rijn_aes_impl *d = rijn_aes_impl_find(def);
+        if (impl && d && in.available && impl->base.rank > 0)
+            check(impl->base.rank <= d->base.rank, "default has the highest rank");
         tu_note("%-12s %s %s needs=%s%s", in.name,
                 in.available ? "available  " : "unavailable",
                 in.constant_time ? "ct " : "VT ", in.needs,
@@ -124,8 +131,39 @@ static int forced(const char *name, int expect_ok)
     return tu_end();
 }
 
+static int environment(int ignored)
+{
+    rijn_aes_key k;
+    static const uint8_t key[16];
+    int setuid_run = getuid() != geteuid();
+
+    tu_begin("dispatch-env", "ref");
+    if (ignored && !setuid_run) {
+        printf("dispatch-env.ref: SKIPPED: the setuid bit had no effect "
+               "(a nosuid mount?)\n");
+        exit(TU_SKIP);
+    }
+    check(getenv("RIJN_IMPL") != NULL, "RIJN_IMPL is in the environment");
+    if (ignored) {
+        char buf[256];
+        check(rijn_getenv("RIJN_IMPL") == NULL, "rijn_getenv ignores it");
+        check(rijn_aes_setkey(&k, key, 16) == 0, "key setup works");
+        check(rijn_impl_default() != NULL, "the best backend is the default");
+        rijn_cpu_features(buf, sizeof buf);
+        check(rijn_cpu_features_get() == rijn_cpu_detect(),
+              "RIJN_CPU_MASK is ignored too");
+        tu_note("setuid: default %s, features %s", rijn_impl_default(), buf);
+    } else {
+        check(rijn_getenv("RIJN_IMPL") != NULL, "rijn_getenv reads it");
+        check(rijn_aes_setkey(&k, key, 16) == -1, "key setup fails");
+    }
+    return tu_end();
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "environment") == 0)
+        return environment(strcmp(argv[2], "ignored") == 0);
     if (argc >= 2 && strcmp(argv[1], "unit") == 0) {
         tu_begin("dispatch", "ref");
         return unit();

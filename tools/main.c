@@ -50,11 +50,16 @@ int tool_check_rijn_impl_env(const char *prog)
         return -1;
     }
     for (size_t i = 0; rijn_impl_get(i, &info) == 0; i++) {
-        if (strcmp(info.name, want) == 0) {
+        if (strcmp(info.name, want) != 0)
+            continue;
+        if (!info.available)
             tool_err("%s: RIJN_IMPL=%s: this CPU cannot run it (needs %s)",
                      prog, want, info.needs[0] ? info.needs : "-");
-            return -1;
-        }
+        else
+            tool_err("%s: RIJN_IMPL=%s: not constant time; the environment "
+                     "may select it only with RIJN_ALLOW_VARIABLE_TIME=1",
+                     prog, want);
+        return -1;
     }
     fflush(stdout);
     fprintf(stderr, "rijn: %s: RIJN_IMPL=%s: unknown backend; compiled in:",
@@ -85,7 +90,9 @@ static void usage(FILE *f)
           "  rijn --version          version, default backend, CPU features\n"
           "\n"
           "environment:\n"
-          "  RIJN_IMPL=name      force a backend (see `rijn impl`)\n"
+          "  RIJN_IMPL=name      force a backend (see `rijn impl`); ref, which\n"
+          "                      is not constant time, only with\n"
+          "                      RIJN_ALLOW_VARIABLE_TIME=1\n"
           "  RIJN_CPU_MASK=list  hide CPU features (\"avx512f,vaes\" or 0xMASK)\n",
           f);
 }

@@ -1,119 +1,44 @@
 /*
- * The one registry of AES backends, the best-pick, and the RIJN_IMPL
- * override. Adding a backend: one file under src/aes/, one line in
- * `registry` below, one rijn_backend() line in CMakeLists.txt.
+ * AES: the registry of backends (listed in CMakeLists.txt, generated into
+ * rijn_registry.h), key setup with the chosen backend kept in the key, and
+ * the block-level API. Adding a backend: one file under src/aes/ and one
+ * rijn_impl(AES ...) line in CMakeLists.txt.
  */
-#include <stdatomic.h>
-#include <stdlib.h>
-
 #include "internal.h"
+#include "rijn_registry.h"
 
-extern const rijn_aes_impl rijn_aes_ref;
-extern const rijn_aes_impl rijn_aes_ct64;
-#if defined(__x86_64__)
-extern const rijn_aes_impl rijn_aes_aesni;
-extern const rijn_aes_impl rijn_aes_vaes_avx2;
-extern const rijn_aes_impl rijn_aes_vaes_avx512;
-#endif
-#if defined(__powerpc64__)
-extern const rijn_aes_impl rijn_aes_ppc8;
-#endif
-#if defined(__powerpc__) || defined(__powerpc64__)
-extern const rijn_aes_impl rijn_aes_altivec_bs;
-extern const rijn_aes_impl rijn_aes_altivec_vperm;
-extern const rijn_aes_impl rijn_aes_altivec_vperm_otf;
-#endif
+#define DECLARE(n) extern const rijn_aes_impl rijn_aes_##n;
+#define ENTRY(n) &rijn_aes_##n.base,
+RIJN_AES_LIST(DECLARE)
+static const rijn_impl *const aes_list[] = {RIJN_AES_LIST(ENTRY)};
 
-/* Every backend compiled for this architecture; order is only for display
- * (the best-pick uses rank). */
-static const rijn_aes_impl *const registry[] = {
-#if defined(__x86_64__)
-    &rijn_aes_vaes_avx512,
-    &rijn_aes_vaes_avx2,
-    &rijn_aes_aesni,
-#endif
-#if defined(__powerpc64__)
-    &rijn_aes_ppc8,
-#endif
-#if defined(__powerpc__) || defined(__powerpc64__)
-    &rijn_aes_altivec_bs,
-    &rijn_aes_altivec_vperm,
-    &rijn_aes_altivec_vperm_otf,
-#endif
-    &rijn_aes_ct64,
-    &rijn_aes_ref,
+rijn_registry rijn_aes_registry = {
+    .env = "RIJN_IMPL",
+    .list = aes_list,
+    .count = sizeof aes_list / sizeof aes_list[0],
 };
 
-#define REGISTRY_SIZE (sizeof registry / sizeof registry[0])
-
-const rijn_aes_impl *rijn_impl_find(const char *name)
+/* A rijn_impl of this registry is the first member of its rijn_aes_impl. */
+static const rijn_aes_impl *as_aes(const rijn_impl *d)
 {
-    if (name == NULL)
-        return NULL;
-    for (size_t i = 0; i < REGISTRY_SIZE; i++)
-        if (strcmp(registry[i]->name, name) == 0)
-            return registry[i];
-    return NULL;
+    return (const rijn_aes_impl *)(const void *)d;
 }
 
-int rijn_impl_runnable(const rijn_aes_impl *impl)
+/* see internal.h */
+const rijn_aes_impl *rijn_aes_impl_find(const char *name)
 {
-    return (impl->needs & ~rijn_cpu_features_get()) == 0;
-}
-
-/* The highest-ranked runnable backend; rank 0 (ref) is never picked. */
-static const rijn_aes_impl *best_runnable(void)
-{
-    const rijn_aes_impl *best = NULL;
-    for (size_t i = 0; i < REGISTRY_SIZE; i++) {
-        const rijn_aes_impl *b = registry[i];
-        if (b->rank > 0 && rijn_impl_runnable(b) &&
-            (best == NULL || b->rank > best->rank))
-            best = b;
-    }
-    return best;
-}
-
-/*
- * The default backend, computed once: RIJN_IMPL if set (NULL when it names
- * an unknown or unrunnable backend, so key setup fails loudly rather than
- * silently running something else), otherwise the best runnable one.
- */
-static _Atomic(const rijn_aes_impl *) default_cached;
-static atomic_int default_ready;
-
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static const rijn_aes_impl *default_impl_init(void)
-{
-    const char *forced = getenv("RIJN_IMPL");
-    const rijn_aes_impl *pick;
-    if (forced != NULL && *forced != '\0') {
-        pick = rijn_impl_find(forced);
-        if (pick != NULL && !rijn_impl_runnable(pick))
-            pick = NULL;
-    } else {
-        pick = best_runnable();
-    }
-    atomic_store_explicit(&default_cached, pick, memory_order_relaxed);
-    atomic_store_explicit(&default_ready, 1, memory_order_release);
-    return pick;
-}
-
-/* the fast path, inlined into the callers */
-static inline const rijn_aes_impl *default_impl(void)
-{
-    if (atomic_load_explicit(&default_ready, memory_order_acquire))
-        return atomic_load_explicit(&default_cached, memory_order_relaxed);
-    return default_impl_init();
+    const rijn_impl *d = rijn_registry_find(&rijn_aes_registry, name);
+    return d != NULL ? as_aes(d) : NULL;
 }
 
 static int setkey_with(rijn_aes_key *k, const unsigned char *key,
-                       size_t key_len, const rijn_aes_impl *impl)
+                       size_t key_len, const rijn_impl *d)
 {
-    if (impl == NULL || (key_len != 16 && key_len != 24 && key_len != 32))
+    const rijn_aes_impl *impl;
+
+    if (d == NULL || (key_len != 16 && key_len != 24 && key_len != 32))
         return -1;
+    impl = as_aes(d);
     k->impl = impl;
     k->key_len = (unsigned)key_len;
     k->rounds = (unsigned)(key_len / 4 + 6);
@@ -124,25 +49,22 @@ static int setkey_with(rijn_aes_key *k, const unsigned char *key,
 /* see rijn.h */
 int rijn_aes_setkey(rijn_aes_key *k, const unsigned char *key, size_t key_len)
 {
-    return setkey_with(k, key, key_len, default_impl());
+    return setkey_with(k, key, key_len,
+                       rijn_registry_default(&rijn_aes_registry));
 }
 
 /* see rijn.h */
 int rijn_aes_setkey_impl(rijn_aes_key *k, const unsigned char *key,
                          size_t key_len, const char *name)
 {
-    if (name == NULL)
-        return rijn_aes_setkey(k, key, key_len);
-    const rijn_aes_impl *impl = rijn_impl_find(name);
-    if (impl == NULL || !rijn_impl_runnable(impl))
-        return -1;
-    return setkey_with(k, key, key_len, impl);
+    return setkey_with(k, key, key_len,
+                       rijn_registry_pick(&rijn_aes_registry, name));
 }
 
 /* see rijn.h */
 const char *rijn_aes_key_impl(const rijn_aes_key *k)
 {
-    return k->impl != NULL ? k->impl->name : NULL;
+    return k->impl != NULL ? k->impl->base.name : NULL;
 }
 
 /* see rijn.h */
@@ -155,51 +77,35 @@ void rijn_aes_encrypt_blocks(const rijn_aes_key *k, unsigned char *out,
 /* see rijn.h */
 void rijn_aes_key_wipe(rijn_aes_key *k)
 {
-    rijn_wipe(k, sizeof *k);
+    size_t n = sizeof k->rk;
+
+    /* Exactly the bytes the backend's schedule wrote, when the key holds
+     * one of ours (a key never set up may hold anything): */
+    for (size_t i = 0; i < rijn_aes_registry.count; i++)
+        if (k->impl == as_aes(rijn_aes_registry.list[i]) &&
+            (k->key_len == 16 || k->key_len == 24 || k->key_len == 32))
+            n = k->impl->key_bytes[(k->key_len - 16) / 8];
+    rijn_burn(k->rk, n);
+    k->impl = NULL;
+    k->rounds = 0;
+    k->key_len = 0;
 }
 
 /* see rijn.h */
 size_t rijn_impl_count(void)
 {
-    return REGISTRY_SIZE;
-}
-
-/* Comma-separated names of the features in `needs`; "-" for none. */
-static void needs_string(uint32_t needs, char *buf, size_t n)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (const rijn_cpu_feature_name *f = rijn_cpu_feature_names;
-         f->name != NULL; f++) {
-        size_t len = strlen(f->name);
-        if (!(needs & f->bit) || used + len + 2 > n)
-            continue;
-        if (used)
-            buf[used++] = ',';
-        memcpy(buf + used, f->name, len + 1);
-        used += len;
-    }
-    if (used == 0)
-        memcpy(buf, "-", 2);
+    return rijn_aes_registry.count;
 }
 
 /* see rijn.h */
 int rijn_impl_get(size_t i, rijn_impl_info *info)
 {
-    if (i >= REGISTRY_SIZE)
-        return -1;
-    const rijn_aes_impl *b = registry[i];
-    needs_string(b->needs, info->needs, sizeof info->needs);
-    info->name = b->name;
-    info->available = rijn_impl_runnable(b);
-    info->constant_time = b->constant_time;
-    info->is_default = default_impl() == b;
-    return 0;
+    return rijn_registry_info(&rijn_aes_registry, i, info);
 }
 
 /* see rijn.h */
 const char *rijn_impl_default(void)
 {
-    const rijn_aes_impl *d = default_impl();
+    const rijn_impl *d = rijn_registry_default(&rijn_aes_registry);
     return d != NULL ? d->name : NULL;
 }

@@ -18,7 +18,8 @@
 
 #include <immintrin.h>
 
-#define SHA_TARGET __attribute__((target("sha,sse4.1,ssse3")))
+/* RIJN_CPU_SHA is detected with SSSE3 and SSE4.1 (src/core/cpu/x86.c). */
+#define SHA_TARGET __attribute__((target("sse2,ssse3,sse4.1,sha")))
 
 /* Detection is the library's (src/cpu/x86.c), so RIJN_CPU_MASK=sha turns
  * the extensions off here as it does for the AES backends. */

@@ -1,75 +1,35 @@
 /*
- * Poly1305 and Poly1305-AES: the engine registry, the run-time pick, and
- * the public functions (see rijn_poly1305.h). Adding an engine: one file
- * under src/mac/, one line in `registry` below, one source line in
- * CMakeLists.txt.
+ * Poly1305 and Poly1305-AES: the engine registry (listed in CMakeLists.txt,
+ * generated into rijn_registry.h), the run-time pick, and the public
+ * functions (see rijn_poly1305.h). Adding an engine: one file under
+ * src/mac/ and one rijn_impl(POLY1305 ...) line in CMakeLists.txt.
  */
-#include <stdatomic.h>
-#include <stdlib.h>
-
 #include "mac/poly1305_internal.h"
+#include "rijn_registry.h"
 
-extern const rijn_poly1305_engine rijn_poly1305_poly32;
-#if defined(RIJN_HAVE_U128)
-extern const rijn_poly1305_engine rijn_poly1305_poly64;
-#endif
-#if defined(RIJN_POLY1305_X86)
-extern const rijn_poly1305_engine rijn_poly1305_avx2;
-extern const rijn_poly1305_engine rijn_poly1305_avx512ifma;
-#endif
+#define DECLARE(n) extern const rijn_poly1305_engine rijn_poly1305_##n;
+#define ENTRY(n) &rijn_poly1305_##n.base,
+RIJN_POLY1305_LIST(DECLARE)
+static const rijn_impl *const poly_list[] = {RIJN_POLY1305_LIST(ENTRY)};
 
-/* Every engine compiled for this target; order is only for display. */
-static const rijn_poly1305_engine *const registry[] = {
-#if defined(RIJN_POLY1305_X86)
-    &rijn_poly1305_avx512ifma,
-    &rijn_poly1305_avx2,
-#endif
-#if defined(RIJN_HAVE_U128)
-    &rijn_poly1305_poly64,
-#endif
-    &rijn_poly1305_poly32,
+static rijn_registry poly_registry = {
+    .env = "RIJN_POLY1305_IMPL",
+    .list = poly_list,
+    .count = sizeof poly_list / sizeof poly_list[0],
 };
 
-#define REGISTRY_SIZE (sizeof registry / sizeof registry[0])
-
-static const rijn_poly1305_engine *engine_find(const char *name)
+/* A rijn_impl of this registry is the first member of its engine. */
+static const rijn_poly1305_engine *as_engine(const rijn_impl *d)
 {
-    for (size_t i = 0; i < REGISTRY_SIZE; i++)
-        if (strcmp(registry[i]->name, name) == 0)
-            return registry[i];
-    return NULL;
+    return (const rijn_poly1305_engine *)(const void *)d;
 }
 
-static int engine_runnable(const rijn_poly1305_engine *e)
-{
-    return (e->needs & ~rijn_cpu_features_get()) == 0;
-}
-
-/* RIJN_POLY1305_IMPL if set (NULL when it is unknown or unrunnable),
- * otherwise the highest-ranked runnable engine; computed once. */
+/* The default engine (RIJN_POLY1305_IMPL or the best); NULL if the
+ * environment names one that cannot be used. */
 static const rijn_poly1305_engine *default_engine(void)
 {
-    static _Atomic(const rijn_poly1305_engine *) cached;
-    static atomic_int ready;
-
-    if (atomic_load_explicit(&ready, memory_order_acquire))
-        return atomic_load_explicit(&cached, memory_order_relaxed);
-
-    const char *forced = getenv("RIJN_POLY1305_IMPL");
-    const rijn_poly1305_engine *pick = NULL;
-    if (forced != NULL && *forced != '\0') {
-        pick = engine_find(forced);
-        if (pick != NULL && !engine_runnable(pick))
-            pick = NULL;
-    } else {
-        for (size_t i = 0; i < REGISTRY_SIZE; i++)
-            if (engine_runnable(registry[i]) &&
-                (pick == NULL || registry[i]->rank > pick->rank))
-                pick = registry[i];
-    }
-    atomic_store_explicit(&cached, pick, memory_order_relaxed);
-    atomic_store_explicit(&ready, 1, memory_order_release);
-    return pick;
+    const rijn_impl *d = rijn_registry_default(&poly_registry);
+    return d != NULL ? as_engine(d) : NULL;
 }
 
 /* Absorb m[0..len) into a freshly initialised st, padding included. */
@@ -89,59 +49,18 @@ static void oneshot_blocks(const rijn_poly1305_engine *e, uint64_t *st,
     }
 }
 
-/*
- * How many leading bytes of rijn_aes_key.rk the default AES backend writes
- * for a 128-bit key, found once by expanding a fixed key into two keys
- * pre-filled with 0x00 and 0xff. Wiping only those bytes (a few hundred at
- * most) instead of the whole 2 KiB key saves about 100 cycles per short
- * message. A backend's write set does not depend on the key value (every
- * schedule writes the same words whatever the key), so the probe's answer
- * holds for every key. 0 until computed; sizeof rk if probing failed.
- */
-static size_t aes_rk_footprint(void)
-{
-    static atomic_size_t cached;
-    static const uint8_t probe_key[16] = {0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae,
-                                          0xd2, 0xa6, 0xab, 0xf7, 0x15, 0x88,
-                                          0x09, 0xcf, 0x4f, 0x3c};
-    size_t n = atomic_load_explicit(&cached, memory_order_relaxed);
-    rijn_aes_key k0, k1;
-    const unsigned char *b0 = (const unsigned char *)k0.rk;
-    const unsigned char *b1 = (const unsigned char *)k1.rk;
-
-    if (n != 0)
-        return n;
-    /* Threads racing here all compute the same value. */
-    memset(&k0, 0x00, sizeof k0);
-    memset(&k1, 0xff, sizeof k1);
-    n = sizeof k0.rk;
-    if (rijn_aes_setkey(&k0, probe_key, 16) == 0 &&
-        rijn_aes_setkey(&k1, probe_key, 16) == 0) {
-        while (n > 0 && b0[n - 1] == 0x00 && b1[n - 1] == 0xff)
-            n--;
-        n = (n + 63) & ~(size_t)63; /* whole cache lines */
-        if (n == 0 || n > sizeof k0.rk)
-            n = sizeof k0.rk;
-    }
-    rijn_burn(&k0, sizeof k0);
-    rijn_burn(&k1, sizeof k1);
-    atomic_store_explicit(&cached, n, memory_order_relaxed);
-    return n;
-}
-
-/* pad = AES-128_k(n); -1 if no AES backend is usable. */
+/* pad = AES-128_k(n); -1 (and a zero pad) if no AES backend is usable.
+ * The key schedule is wiped: exactly the bytes the backend wrote. */
 static int aes_pad(uint8_t pad[16], const uint8_t k[16], const uint8_t n[16])
 {
     rijn_aes_key ak;
-    size_t wipe = aes_rk_footprint();
 
-    if (rijn_aes_setkey(&ak, k, 16) != 0)
+    if (rijn_aes_setkey(&ak, k, 16) != 0) {
+        memset(pad, 0, 16);
         return -1;
+    }
     rijn_aes_encrypt_blocks(&ak, pad, n, 1);
-    /* wipe is a multiple of 64: fixed-size stores the compiler inlines */
-    for (size_t i = 0; i < wipe; i += 64)
-        memset((unsigned char *)ak.rk + i, 0, 64);
-    rijn_burn(ak.rk, 0); /* the barrier: the stores above are kept */
+    rijn_aes_key_wipe(&ak);
     return 0;
 }
 
@@ -176,7 +95,7 @@ int rijn_poly1305aes_authenticate(unsigned char out[16],
     e->init(st, kr + 16);
     oneshot_blocks(e, st, m, len);
     if (aes_pad(pad, kr, n) != 0) {
-        e->finish(st, out, pad);
+        e->finish(st, out, pad); /* (a zero pad: wipes st) */
         memset(out, 0, 16);
         return -1;
     }
@@ -192,15 +111,27 @@ int rijn_poly1305aes_verify(const unsigned char a[16],
                             const unsigned char m[], size_t len)
 {
     uint8_t tag[16];
-    unsigned d = 0;
+    int ok;
 
     if (rijn_poly1305aes_authenticate(tag, kr, n, m, len) != 0)
         return 0;
-    for (int i = 0; i < 16; i++)
-        d |= (unsigned)(tag[i] ^ a[i]);
+    ok = rijn_ct_equal(tag, a, 16);
     rijn_burn(tag, sizeof tag);
-    /* 1 iff d == 0, without a branch: d - 1 borrows into bit 8 only then */
-    return (int)(1 & ((d - 1) >> 8));
+    return ok;
+}
+
+/* see rijn_poly1305.h */
+int rijn_poly1305_verify(const unsigned char tag[16], const unsigned char m[],
+                         size_t len, const unsigned char key[32])
+{
+    uint8_t mine[16];
+    int ok;
+
+    if (rijn_poly1305(mine, m, len, key) != 0)
+        return 0;
+    ok = rijn_ct_equal(mine, tag, 16);
+    rijn_burn(mine, sizeof mine);
+    return ok;
 }
 
 /* see rijn_poly1305.h */
@@ -247,9 +178,8 @@ int rijn_poly1305_init_impl(rijn_poly1305_ctx *ctx,
     if (impl == NULL) {
         e = default_engine();
     } else {
-        e = engine_find(impl);
-        if (e != NULL && !engine_runnable(e))
-            e = NULL;
+        const rijn_impl *d = rijn_registry_pick(&poly_registry, impl);
+        e = d != NULL ? as_engine(d) : NULL;
     }
     if (e == NULL)
         return -1;
@@ -313,6 +243,19 @@ void rijn_poly1305_final(rijn_poly1305_ctx *ctx, unsigned char tag[16])
 }
 
 /* see rijn_poly1305.h */
+int rijn_poly1305_final_verify(rijn_poly1305_ctx *ctx,
+                               const unsigned char tag[16])
+{
+    uint8_t mine[16];
+    int ok = ctx->eng != NULL;
+
+    rijn_poly1305_final(ctx, mine);
+    ok &= rijn_ct_equal(mine, tag, 16);
+    rijn_burn(mine, sizeof mine);
+    return ok;
+}
+
+/* see rijn_poly1305.h */
 void rijn_poly1305_wipe(rijn_poly1305_ctx *ctx)
 {
     rijn_burn(ctx, sizeof *ctx);
@@ -321,47 +264,24 @@ void rijn_poly1305_wipe(rijn_poly1305_ctx *ctx)
 /* see rijn_poly1305.h */
 const char *rijn_poly1305_ctx_impl(const rijn_poly1305_ctx *ctx)
 {
-    return ctx->eng != NULL ? ctx->eng->name : NULL;
+    return ctx->eng != NULL ? ctx->eng->base.name : NULL;
 }
 
 /* see rijn_poly1305.h */
 size_t rijn_poly1305_impl_count(void)
 {
-    return REGISTRY_SIZE;
+    return poly_registry.count;
 }
 
 /* see rijn_poly1305.h */
 int rijn_poly1305_impl_get(size_t i, rijn_impl_info *info)
 {
-    const rijn_poly1305_engine *e;
-    size_t used = 0;
-
-    if (i >= REGISTRY_SIZE)
-        return -1;
-    e = registry[i];
-    info->name = e->name;
-    info->available = engine_runnable(e);
-    info->constant_time = 1;
-    info->is_default = default_engine() == e;
-    info->needs[0] = '\0';
-    for (const rijn_cpu_feature_name *f = rijn_cpu_feature_names;
-         f->name != NULL; f++) {
-        size_t len = strlen(f->name);
-        if (!(e->needs & f->bit) || used + len + 2 > sizeof info->needs)
-            continue;
-        if (used)
-            info->needs[used++] = ',';
-        memcpy(info->needs + used, f->name, len + 1);
-        used += len;
-    }
-    if (used == 0)
-        memcpy(info->needs, "-", 2);
-    return 0;
+    return rijn_registry_info(&poly_registry, i, info);
 }
 
 /* see rijn_poly1305.h */
 const char *rijn_poly1305_impl_default(void)
 {
     const rijn_poly1305_engine *e = default_engine();
-    return e != NULL ? e->name : NULL;
+    return e != NULL ? e->base.name : NULL;
 }

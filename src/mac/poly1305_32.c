@@ -147,5 +147,8 @@ static void poly32_finish(uint64_t *st, uint8_t tag[16],
 }
 
 const rijn_poly1305_engine rijn_poly1305_poly32 = {
-    "poly32", 0, 10, poly32_init, poly32_blocks, poly32_finish,
+    .base = {.name = "poly32", .needs = 0, .constant_time = 1, .rank = 10},
+    .init = poly32_init,
+    .blocks = poly32_blocks,
+    .finish = poly32_finish,
 };

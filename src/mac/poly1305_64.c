@@ -33,7 +33,10 @@ static void poly64_finish(uint64_t *st, uint8_t tag[16],
 }
 
 const rijn_poly1305_engine rijn_poly1305_poly64 = {
-    "poly64", 0, 20, poly64_init, poly64_blocks, poly64_finish,
+    .base = {.name = "poly64", .needs = 0, .constant_time = 1, .rank = 20},
+    .init = poly64_init,
+    .blocks = poly64_blocks,
+    .finish = poly64_finish,
 };
 
 #endif

@@ -77,7 +77,8 @@ static void to26(uint64_t l[5], const uint64_t h[3])
     l[4] = (h[1] >> 40) | (h[2] << 24);
 }
 
-#define AVX2_TARGET __attribute__((target("avx2")))
+#define AVX2_FEATURES(F) F(AVX, "avx") F(AVX2, "avx2")
+#define AVX2_TARGET __attribute__((target(RIJN_X86_TARGET(AVX2_FEATURES))))
 
 /*
  * Numbers are arrays of five limb vectors, passed by pointer: gcc copies
@@ -373,7 +374,11 @@ static void avx2_finish(uint64_t *st, uint8_t tag[16], const uint8_t pad[16])
 }
 
 const rijn_poly1305_engine rijn_poly1305_avx2 = {
-    "avx2", RIJN_CPU_AVX2, 30, avx2_init, avx2_blocks, avx2_finish,
+    .base = {.name = "avx2", .needs = RIJN_X86_NEEDS(AVX2_FEATURES),
+             .constant_time = 1, .rank = 30},
+    .init = avx2_init,
+    .blocks = avx2_blocks,
+    .finish = avx2_finish,
 };
 
 #endif

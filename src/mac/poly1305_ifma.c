@@ -61,7 +61,9 @@ static void to44(uint64_t out[3], const uint64_t h[3])
     out[2] = (h[1] >> 24) | (h[2] << 40);
 }
 
-#define IFMA_TARGET __attribute__((target("avx512f,avx512ifma")))
+#define IFMA_FEATURES(F) \
+    F(AVX, "avx") F(AVX2, "avx2") F(AVX512F, "avx512f") F(AVX512IFMA, "avx512ifma")
+#define IFMA_TARGET __attribute__((target(RIJN_X86_TARGET(IFMA_FEATURES))))
 
 typedef struct {
     __m512i l0, l1, l2;
@@ -297,8 +299,11 @@ static void ifma_finish(uint64_t *st, uint8_t tag[16], const uint8_t pad[16])
 }
 
 const rijn_poly1305_engine rijn_poly1305_avx512ifma = {
-    "avx512ifma", RIJN_CPU_AVX512F | RIJN_CPU_AVX512IFMA, 40,
-    ifma_init, ifma_blocks, ifma_finish,
+    .base = {.name = "avx512ifma", .needs = RIJN_X86_NEEDS(IFMA_FEATURES),
+             .constant_time = 1, .rank = 40},
+    .init = ifma_init,
+    .blocks = ifma_blocks,
+    .finish = ifma_finish,
 };
 
 #endif

@@ -10,9 +10,10 @@
 #include "rijn_poly1305.h"
 
 /*
- * An engine: one const struct in one file under src/mac/, one line in the
- * registry in src/mac/poly1305.c. `st` is rijn_poly1305_ctx.st (48 words,
- * 64-byte aligned), in the engine's own layout.
+ * An engine: one const struct in one file under src/mac/, one
+ * rijn_impl(POLY1305 ...) line in CMakeLists.txt. `st` is
+ * rijn_poly1305_ctx.st (48 words, 64-byte aligned), in the engine's own
+ * layout.
  *
  *   init    st := accumulator 0, r = clamp(r16) (r16 may be unclamped).
  *   blocks  absorb nblocks 16-byte blocks; hibit is 1 for whole message
@@ -21,9 +22,7 @@
  *           of st the engine used (so that callers need not wipe all 48).
  */
 typedef struct rijn_poly1305_engine {
-    const char *name;   /* lowercase; same in the file, CLI, ctest */
-    uint32_t needs;     /* RIJN_CPU_* bits that must all be present */
-    int rank;           /* best-pick preference (higher wins) */
+    rijn_impl base;
     void (*init)(uint64_t *st, const uint8_t r16[16]);
     void (*blocks)(uint64_t *st, const uint8_t *m, size_t nblocks,
                    unsigned hibit);
@@ -31,6 +30,9 @@ typedef struct rijn_poly1305_engine {
 } rijn_poly1305_engine;
 
 #define RIJN_POLY1305_ST_WORDS 48
+_Static_assert(sizeof(((rijn_poly1305_ctx *)0)->st) ==
+                   RIJN_POLY1305_ST_WORDS * sizeof(uint64_t),
+               "rijn_poly1305_ctx.st is the engines' 48 words");
 
 #if defined(__SIZEOF_INT128__)
 #define RIJN_HAVE_U128 1

@@ -101,7 +101,8 @@ void rijn_aes_ctr_key(const rijn_aes_key *k, unsigned char *out,
                       const unsigned char *in, size_t len,
                       const unsigned char iv[16])
 {
-    uint8_t ctr[16], ks[16];
+    /* aligned: the AltiVec kernels then store straight into it */
+    RIJN_ALIGN(16) uint8_t ctr[16], ks[16];
     memcpy(ctr, iv, 16);
     if (ctr_run(k, ctr, out, in, len, ks) != 0)
         rijn_burn(ks, sizeof ks);

@@ -106,6 +106,14 @@ group_usage() {
     expect_fail "speed unknown backend" - -- "$RIJN" speed --impl nope
     expect_fail "impl with RIJN_IMPL=nope" - -- env RIJN_IMPL=nope "$RIJN" impl
     grep -q nope "$T/stderr" || fail "RIJN_IMPL message does not name it"
+    # the variable-time ref only with the opt-in
+    expect_fail "RIJN_IMPL=ref without RIJN_ALLOW_VARIABLE_TIME" - -- \
+        env RIJN_IMPL=ref "$RIJN" impl
+    grep -q RIJN_ALLOW_VARIABLE_TIME "$T/stderr" ||
+        fail "RIJN_IMPL=ref message does not name RIJN_ALLOW_VARIABLE_TIME"
+    RIJN_IMPL=ref RIJN_ALLOW_VARIABLE_TIME=1 "$RIJN" impl >"$T/o" 2>&1 &&
+        grep -q "^default: ref" "$T/o" && pass "RIJN_IMPL=ref with the opt-in" ||
+        fail "RIJN_IMPL=ref with RIJN_ALLOW_VARIABLE_TIME=1"
 }
 
 # ---------------------------------------------------------------------------
@@ -677,7 +685,7 @@ group_engine() {
         done
     done
     # ref is far slower than reading a pipe: the workers take over
-    cat "$T/p" | RIJN_IMPL=ref RIJN_ENC_STATS=1 "$RIJN" enc -aes-256-ctr \
+    cat "$T/p" | RIJN_IMPL=ref RIJN_ALLOW_VARIABLE_TIME=1 RIJN_ENC_STATS=1 "$RIJN" enc -aes-256-ctr \
         -threads 2 -K $K256 -iv $IVF5 >"$T/r" 2>"$T/e" &&
         cmp -s "$T/r" "$T/ref" && grep -q ' 2 worker threads' "$T/e" ||
         { fail "engine: stream engine hands a slow backend to workers: $(cat "$T/e")"; bad=1; }
@@ -689,7 +697,7 @@ group_engine() {
         fail "file engine: mapped path not taken: $(cat "$T/e")"
 
     # with a slow backend the writer thread encrypts chunks too
-    RIJN_IMPL=ref RIJN_ENC_STATS=1 "$RIJN" enc -aes-256-ctr -threads 2 \
+    RIJN_IMPL=ref RIJN_ALLOW_VARIABLE_TIME=1 RIJN_ENC_STATS=1 "$RIJN" enc -aes-256-ctr -threads 2 \
         -K $K256 -iv $IVF5 -in "$T/p" -out "$T/r" 2>"$T/e"
     w=$(sed -n 's/.*(\([0-9][0-9]*\) of them read and encrypted by the writer).*/\1/p' "$T/e")
     cmp -s "$T/r" "$T/ref" && [ "${w:-0}" -ge 6 ] &&

@@ -393,6 +393,7 @@ static void ct64_ecb(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
                      size_t nblocks)
 {
     uint64_t q[8], w[8];
+    uint8_t buf[64];
     int i;
 
     while (nblocks > 0) {
@@ -400,7 +401,7 @@ static void ct64_ecb(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
         if (n == 4) {
             load_blocks(q, in);
         } else {
-            uint8_t buf[64] = {0};
+            memset(buf, 0, sizeof buf);
             memcpy(buf, in, 16 * n);
             load_blocks(q, buf);
         }
@@ -411,15 +412,18 @@ static void ct64_ecb(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
             for (i = 0; i < 8; i++)
                 rijn_store64_le(out + 8 * i, w[i]);
         } else {
-            uint8_t buf[64];
             for (i = 0; i < 8; i++)
                 rijn_store64_le(buf + 8 * i, w[i]);
             memcpy(out, buf, 16 * n);
+            /* the padding blocks' ciphertexts are key material */
+            rijn_burn(buf, sizeof buf);
         }
         in += 16 * n;
         out += 16 * n;
         nblocks -= n;
     }
+    rijn_burn(w, sizeof w);
+    rijn_burn(q, sizeof q);
 }
 
 /*
@@ -492,8 +496,18 @@ static void ct64_ctr32(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
             rijn_store64_le(buf + 8 * i, w[i]);
         rijn_xor_bytes(out, in, buf, 16 * nblocks);
     }
+    /* keystream (buf, w, q) and rk[0] ^ counter (base) */
+    rijn_burn(buf, sizeof buf);
+    rijn_burn(w, sizeof w);
+    rijn_burn(q, sizeof q);
+    rijn_burn(base, sizeof base);
 }
 
+RIJN_AES_KEY_FITS(15 * 64, "ct64's AES-256 schedule");
 const rijn_aes_impl rijn_aes_ct64 = {
-    "ct64", 0, 1, 10, ct64_setkey, ct64_ecb, ct64_ctr32
+    .base = {.name = "ct64", .needs = 0, .constant_time = 1, .rank = 10},
+    .key_bytes = RIJN_AES_KEY_BYTES(64),
+    .setkey = ct64_setkey,
+    .ecb = ct64_ecb,
+    .ctr32 = ct64_ctr32,
 };

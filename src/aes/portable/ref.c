@@ -69,7 +69,7 @@ static void ref_setkey(rijn_aes_key *k, const uint8_t *key, size_t key_len)
             w[4 * i + j] = (uint8_t)(w[4 * (i - nk) + j] ^ t[j]);
     }
     memcpy(k->rk, w, 4 * total);
-    rijn_wipe(w, sizeof w);
+    rijn_burn(w, sizeof w);
 }
 
 /* State s[4*c + r] holds row r, column c (FIPS-197 3.4, input order). */
@@ -93,6 +93,7 @@ static void shift_rows(uint8_t s[16])
         for (int r = 0; r < 4; r++)
             t[4 * c + r] = s[4 * ((c + r) % 4) + r];
     memcpy(s, t, 16);
+    rijn_burn(t, sizeof t);
 }
 
 /* Each column times {03}x^3 + {01}x^2 + {01}x + {02}. */
@@ -127,6 +128,7 @@ static void encrypt_block(const rijn_aes_key *k, uint8_t out[16],
     shift_rows(s);
     add_round_key(s, rk + 16 * k->rounds);
     memcpy(out, s, 16);
+    rijn_burn(s, sizeof s);
 }
 
 static void ref_ecb(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
@@ -134,6 +136,7 @@ static void ref_ecb(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
 {
     for (size_t i = 0; i < nblocks; i++)
         encrypt_block(k, out + 16 * i, in + 16 * i);
+    rijn_stack_burn(); /* encrypt_block's spills of the state */
 }
 
 static void ref_ctr32(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
@@ -148,8 +151,15 @@ static void ref_ctr32(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
         encrypt_block(k, ks, block);
         rijn_xor_bytes(out + 16 * i, in + 16 * i, ks, 16);
     }
+    rijn_burn(ks, sizeof ks);
+    rijn_stack_burn(); /* encrypt_block's spills of the state */
 }
 
+RIJN_AES_KEY_FITS(15 * 16, "ref's AES-256 schedule");
 const rijn_aes_impl rijn_aes_ref = {
-    "ref", 0, 0, 0, ref_setkey, ref_ecb, ref_ctr32,
+    .base = {.name = "ref", .needs = 0, .constant_time = 0, .rank = 0},
+    .key_bytes = RIJN_AES_KEY_BYTES(16),
+    .setkey = ref_setkey,
+    .ecb = ref_ecb,
+    .ctr32 = ref_ctr32,
 };

@@ -92,9 +92,7 @@ typedef __vector unsigned int v32;
 
 /* Loops over the 8 planes or blocks must be unrolled, or the state goes
  * through the stack in every round. */
-#define AB_UNROLL _Pragma("GCC unroll 8")
 /* ... and so must the key schedules, up to 14 rounds */
-#define KS_UNROLL _Pragma("GCC unroll 16")
 
 /* Runs of at most this many blocks take the one-block path. */
 #define VP_MAX 4
@@ -273,7 +271,7 @@ AB_INLINE v8 encrypt1(const sbox_regs *s, v8 x, const unsigned char *rk,
 AB_INLINE void sbox_bs(v8 q[8])
 {
 #define RIJN_SBOX_T v8
-#include "sbox_bp.inc"
+#include "aes/portable/sbox_bp.inc"
 #undef RIJN_SBOX_T
 }
 
@@ -344,7 +342,7 @@ AB_INLINE void encrypt_bs(v8 qio[8], const unsigned char *rk,
     v8 q[8]; /* a local copy: the key loads cannot alias it */
     int i;
 
-    AB_UNROLL
+    RIJN_UNROLL(8)
     for (i = 0; i < 8; i++)
         q[i] = qio[i];
     rk += 16;
@@ -363,7 +361,7 @@ AB_INLINE void encrypt_bs(v8 qio[8], const unsigned char *rk,
         rk += 64;
     }
     sbox_bs(q);
-    AB_UNROLL
+    RIJN_UNROLL(8)
     for (i = 0; i < 8; i++)
         qio[i] = q[i];
 }
@@ -410,16 +408,17 @@ AB_INLINE void xor_out(uint8_t *out, const uint8_t *in, const v8 *v, v8 last,
     size_t i;
 
     if (IS_ALIGNED16(in) && IS_ALIGNED16(out)) {
-        AB_UNROLL
+        RIJN_UNROLL(8)
         for (i = 0; i < n; i++)
             vec_st(vec_ld((int)(16 * i), in) ^ v[i] ^ last, (int)(16 * i), out);
     } else {
         RIJN_ALIGN(16) uint8_t buf[128];
         memcpy(buf, in, 16 * n);
-        AB_UNROLL
+        RIJN_UNROLL(8)
         for (i = 0; i < n; i++)
             vec_st(vec_ld((int)(16 * i), buf) ^ v[i] ^ last, (int)(16 * i), buf);
         memcpy(out, buf, 16 * n);
+        rijn_burn(buf, 16 * n); /* keystream when the input was 0 */
     }
 }
 
@@ -714,7 +713,7 @@ __attribute__((noinline)) static void setkey128(unsigned char *rk,
     ks_put(&w, fix, k, 0, 2);
     s = k ^ r.c63;
     rc = ks_c(&w, KS_RC1);
-    KS_UNROLL
+    RIJN_UNROLL(16)
     for (i = 1; i <= 10; i++) {
         t = ks_sbox(&r, vec_perm(s, r.c63, rot)) ^ rc;
         s = ks_next(&r, s, t);
@@ -742,7 +741,7 @@ __attribute__((noinline)) static void setkey256(unsigned char *rk,
     b ^= r.c63;
     ks_put(&w, fix, b, 1, 3);
     rc = ks_c(&w, KS_RC1);
-    KS_UNROLL
+    RIJN_UNROLL(16)
     for (i = 2; i <= 14; i += 2) {
         /* SubWord(RotWord(w[4i-1])) ^ Rcon */
         t = ks_sbox(&r, vec_perm(b, r.c63, rot)) ^ rc;
@@ -782,7 +781,7 @@ __attribute__((noinline)) static void setkey192(unsigned char *rk,
     a ^= r.c63;
     b ^= r.c63;
     rc = ks_c(&w, KS_RC1);
-    KS_UNROLL
+    RIJN_UNROLL(16)
     for (step = 0; step < 8; step++) {
         if ((step & 1) == 0 && step > 0)
             ks_put(&w, NULL, a, i, i & 3);
@@ -871,6 +870,8 @@ static void vp_blocks(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
             memcpy(out, buf, 16);
         }
     }
+    if (!direct)
+        rijn_burn(buf, sizeof buf); /* keystream when the input was 0 */
 }
 
 /* Not inlined: ECB is not the hot path. */
@@ -898,7 +899,7 @@ static void bs_ecb(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
         memset(buf, 0, sizeof buf);
         memcpy(buf, in, 16 * n);
         rk0 = vec_ld(0, rk);
-        AB_UNROLL
+        RIJN_UNROLL(8)
         for (i = 0; i < 8; i++) {
             v8 x = vec_ld((int)(16 * i), buf);
             q[i] = vec_perm(x, x, pf) ^ rk0;
@@ -907,10 +908,12 @@ static void bs_ecb(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
         encrypt_bs_call(q, rk, rounds);
         transpose(q);
         rk0 = vec_ld((int)(16 * rounds), rk); /* the last round key */
-        AB_UNROLL
+        RIJN_UNROLL(8)
         for (i = 0; i < 8; i++)
             vec_st(q[i] ^ rk0, (int)(16 * i), buf);
         memcpy(out, buf, 16 * n);
+        /* with the encryptions of the zero padding blocks */
+        rijn_burn(buf, sizeof buf);
         in += 16 * n;
         out += 16 * n;
         nblocks -= n;
@@ -927,7 +930,7 @@ AB_INLINE void ctr_carry(v8 c[8], v8 carry, int j0, unsigned k0i)
     v8 s;
     int j, r;
 
-    AB_UNROLL
+    RIJN_UNROLL(8)
     for (j = j0; j < 8; j++) {
         s = c[j] ^ carry;
         carry &= c[j];
@@ -935,7 +938,7 @@ AB_INLINE void ctr_carry(v8 c[8], v8 carry, int j0, unsigned k0i)
     }
     for (r = 0; r < 3 && !vec_all_eq(carry, zero); r++) {
         carry = vec_perm(carry, zero, carry_move[k0i][r]);
-        AB_UNROLL
+        RIJN_UNROLL(8)
         for (j = 0; j < 8; j++) {
             s = c[j] ^ carry;
             carry &= c[j];
@@ -957,7 +960,7 @@ AB_INLINE void ctr_add_index(v8 c[8], unsigned k0i)
     v8 carry = vec_splat_u8(0), a, t, cj;
     int j;
 
-    AB_UNROLL
+    RIJN_UNROLL(8)
     for (j = 0; j < 3; j++) {
         a = index_bits[k0i][j];
         cj = c[j];
@@ -986,7 +989,7 @@ static void ctr_long(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
     c = vec_ld(0, buf);
     v = vec_andc(c, mask_ctr);
     v = vec_perm(v, v, pf) ^ vec_ld(0, rk);
-    AB_UNROLL
+    RIJN_UNROLL(8)
     for (i = 7; i >= 0; i--) {
         base[i] = vec_sra(v, vec_splat_u8(7));
         v = vec_add(v, v);
@@ -994,7 +997,7 @@ static void ctr_long(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
     /* counter bytes 12..15 spread, then + b in block b */
     v = c & mask_ctr;
     v = vec_perm(v, v, pf);
-    AB_UNROLL
+    RIJN_UNROLL(8)
     for (i = 7; i >= 0; i--) {
         cnt[i] = vec_sra(v, vec_splat_u8(7));
         v = vec_add(v, v);
@@ -1003,7 +1006,7 @@ static void ctr_long(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
     last = vec_ld((int)(16 * rounds), rk);
 
     for (;;) {
-        AB_UNROLL
+        RIJN_UNROLL(8)
         for (i = 0; i < 8; i++)
             q[i] = base[i] ^ cnt[i];
         encrypt_bs(q, rk, rounds);
@@ -1036,8 +1039,14 @@ static void bs_ctr32(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
         ctr_long(k, out, in, nblocks, ctr);
 }
 
+RIJN_AES_KEY_FITS(15 * 16, "altivec-bs's AES-256 schedule");
 const rijn_aes_impl rijn_aes_altivec_bs = {
-    "altivec-bs", RIJN_CPU_ALTIVEC, 1, 15, bs_setkey, bs_ecb, bs_ctr32
+    .base = {.name = "altivec-bs", .needs = RIJN_CPU_ALTIVEC,
+             .constant_time = 1, .rank = 15},
+    .key_bytes = RIJN_AES_KEY_BYTES(16),
+    .setkey = bs_setkey,
+    .ecb = bs_ecb,
+    .ctr32 = bs_ctr32,
 };
 
 #endif /* PowerPC */

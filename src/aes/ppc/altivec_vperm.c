@@ -30,9 +30,6 @@
 #ifndef AVP_BATCH
 #define AVP_BATCH 1
 #endif
-#ifndef AVP_UNROLL_ROUNDS
-#define AVP_UNROLL_ROUNDS _Pragma("GCC unroll 14")
-#endif
 
 static void avp_setkey(rijn_aes_key *k, const uint8_t *key, size_t key_len)
 {
@@ -94,18 +91,18 @@ AVP_INLINE void avp_encrypt(const avp_sbox_regs *S, const uint8_t *rk,
     unsigned r;
     int j;
 
-    AVP_UNROLL
+    RIJN_UNROLL(8)
     for (j = 0; j < n; j++)
         s[j] = vec_xor(s[j], key);
-    AVP_UNROLL_ROUNDS
+    RIJN_UNROLL(14)
     for (r = 1; r < nr; r++) {
         key = vec_ld((int)(16 * r), rk);
-        AVP_UNROLL
+        RIJN_UNROLL(8)
         for (j = 0; j < n; j++)
             s[j] = avp_round(S, s[j], key);
     }
     key = vec_ld((int)(16 * nr), rk);
-    AVP_UNROLL
+    RIJN_UNROLL(8)
     for (j = 0; j < n; j++)
         s[j] = avp_last_round(S, s[j], key);
 }
@@ -123,13 +120,13 @@ AVP_INLINE void avp_ctr_body(const rijn_aes_key *k, uint8_t *out,
 
     avp_load_sbox(&S);
     for (; nblocks >= AVP_BATCH; nblocks -= AVP_BATCH) {
-        AVP_UNROLL
+        RIJN_UNROLL(8)
         for (j = 0; j < AVP_BATCH; j++) {
             s[j] = avp_ctr_block(c);
             c = avp_ctr_next(c);
         }
         avp_encrypt(&S, rk, nr, s, AVP_BATCH);
-        AVP_UNROLL
+        RIJN_UNROLL(8)
         for (j = 0; j < AVP_BATCH; j++)
             avp_store(out + 16 * j, vec_xor(s[j], avp_load(in + 16 * j, aligned)),
                       aligned);
@@ -185,11 +182,11 @@ static void avp_ecb(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
         return;
     avp_load_sbox(&S);
     for (; nblocks >= AVP_BATCH; nblocks -= AVP_BATCH) {
-        AVP_UNROLL
+        RIJN_UNROLL(8)
         for (j = 0; j < AVP_BATCH; j++)
             s[j] = avp_load(in + 16 * j, 0);
         avp_encrypt(&S, rk, nr, s, AVP_BATCH);
-        AVP_UNROLL
+        RIJN_UNROLL(8)
         for (j = 0; j < AVP_BATCH; j++)
             avp_store(out + 16 * j, s[j], 0);
         in += 16 * AVP_BATCH;
@@ -204,9 +201,14 @@ static void avp_ecb(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
     }
 }
 
+RIJN_AES_KEY_FITS(15 * 16, "altivec-vperm's AES-256 schedule");
 const rijn_aes_impl rijn_aes_altivec_vperm = {
-    "altivec-vperm", RIJN_CPU_ALTIVEC, 1, 12,
-    avp_setkey, avp_ecb, avp_ctr32
+    .base = {.name = "altivec-vperm", .needs = RIJN_CPU_ALTIVEC,
+             .constant_time = 1, .rank = 12},
+    .key_bytes = RIJN_AES_KEY_BYTES(16),
+    .setkey = avp_setkey,
+    .ecb = avp_ecb,
+    .ctr32 = avp_ctr32,
 };
 
 #endif /* __ALTIVEC__ */

@@ -62,7 +62,6 @@ typedef __vector unsigned int avp_v32;
 #define AVP_INLINE static inline __attribute__((always_inline))
 /* Fully unroll loops over the blocks of a batch (constant trip counts), so
  * the state arrays live in registers, never on the stack. */
-#define AVP_UNROLL _Pragma("GCC unroll 8")
 
 #if defined(__LITTLE_ENDIAN__) || \
     (defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
@@ -264,6 +263,7 @@ AVP_INLINE void avp_store(uint8_t *p, avp_v8 v, const int aligned)
         uint8_t buf[16] __attribute__((aligned(16)));
         vec_st(v, 0, buf);
         memcpy(p, buf, 16);
+        rijn_burn(buf, sizeof buf); /* keystream when the input was 0 */
     }
 }
 

@@ -37,7 +37,7 @@ static void avp_otf_setkey(rijn_aes_key *k, const uint8_t *key, size_t key_len)
 /* all rounds of s[0..n-1] with round key rk applied to each block */
 #define AVP_ROUND_ALL(rk)                                   \
     do {                                                    \
-        AVP_UNROLL                                          \
+        RIJN_UNROLL(8)                                          \
         for (j = 0; j < n; j++)                             \
             s[j] = avp_round(S, s[j], (rk));                \
     } while (0)
@@ -50,7 +50,7 @@ AVP_INLINE void avp_encrypt_otf(const avp_sbox_regs *S, const uint8_t *raw,
     avp_v8 rc = AVP_RCON1;
     int i, j;
 
-    AVP_UNROLL
+    RIJN_UNROLL(8)
     for (j = 0; j < n; j++)
         s[j] = vec_xor(s[j], a);
     if (key_len == 16) {
@@ -91,7 +91,7 @@ AVP_INLINE void avp_encrypt_otf(const avp_sbox_regs *S, const uint8_t *raw,
             avp_ks_step192(S, &a, &b, rc);
         }
     }
-    AVP_UNROLL
+    RIJN_UNROLL(8)
     for (j = 0; j < n; j++)
         s[j] = avp_last_round(S, s[j], a);
 }
@@ -109,13 +109,13 @@ AVP_INLINE void avp_otf_ctr_body(const rijn_aes_key *k, uint8_t *out,
 
     avp_load_sbox(&S);
     for (; nblocks >= AVP_OTF_BATCH; nblocks -= AVP_OTF_BATCH) {
-        AVP_UNROLL
+        RIJN_UNROLL(8)
         for (j = 0; j < AVP_OTF_BATCH; j++) {
             s[j] = avp_ctr_block(c);
             c = avp_ctr_next(c);
         }
         avp_encrypt_otf(&S, raw, key_len, s, AVP_OTF_BATCH);
-        AVP_UNROLL
+        RIJN_UNROLL(8)
         for (j = 0; j < AVP_OTF_BATCH; j++)
             avp_store(out + 16 * j, vec_xor(s[j], avp_load(in + 16 * j, aligned)),
                       aligned);
@@ -124,13 +124,13 @@ AVP_INLINE void avp_otf_ctr_body(const rijn_aes_key *k, uint8_t *out,
     }
     /* a tail of 1..3 blocks: one pass of 2 and/or one of 1 */
     if (nblocks >= 2) {
-        AVP_UNROLL
+        RIJN_UNROLL(8)
         for (j = 0; j < 2; j++) {
             s[j] = avp_ctr_block(c);
             c = avp_ctr_next(c);
         }
         avp_encrypt_otf(&S, raw, key_len, s, 2);
-        AVP_UNROLL
+        RIJN_UNROLL(8)
         for (j = 0; j < 2; j++)
             avp_store(out + 16 * j, vec_xor(s[j], avp_load(in + 16 * j, aligned)),
                       aligned);
@@ -170,11 +170,11 @@ static void avp_otf_ecb(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
         return;
     avp_load_sbox(&S);
     for (; nblocks >= AVP_OTF_BATCH; nblocks -= AVP_OTF_BATCH) {
-        AVP_UNROLL
+        RIJN_UNROLL(8)
         for (j = 0; j < AVP_OTF_BATCH; j++)
             s[j] = avp_load(in + 16 * j, 0);
         avp_encrypt_otf(&S, raw, key_len, s, AVP_OTF_BATCH);
-        AVP_UNROLL
+        RIJN_UNROLL(8)
         for (j = 0; j < AVP_OTF_BATCH; j++)
             avp_store(out + 16 * j, s[j], 0);
         in += 16 * AVP_OTF_BATCH;
@@ -189,9 +189,14 @@ static void avp_otf_ecb(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
     }
 }
 
+RIJN_AES_KEY_FITS(32, "altivec-vperm-otf's raw key");
 const rijn_aes_impl rijn_aes_altivec_vperm_otf = {
-    "altivec-vperm-otf", RIJN_CPU_ALTIVEC, 1, 0,
-    avp_otf_setkey, avp_otf_ecb, avp_otf_ctr32
+    .base = {.name = "altivec-vperm-otf", .needs = RIJN_CPU_ALTIVEC,
+             .constant_time = 1, .rank = 0},
+    .key_bytes = {32, 32, 32}, /* the raw key, zero-padded */
+    .setkey = avp_otf_setkey,
+    .ecb = avp_otf_ecb,
+    .ctr32 = avp_otf_ctr32,
 };
 
 #endif /* __ALTIVEC__ */

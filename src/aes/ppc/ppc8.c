@@ -45,7 +45,6 @@ typedef __vector unsigned int p8_v32;
 typedef __vector unsigned long long p8_v64;
 
 #define P8_INLINE static inline __attribute__((always_inline))
-#define P8_UNROLL _Pragma("GCC unroll 16")
 
 #if defined(__LITTLE_ENDIAN__) || \
     (defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
@@ -210,7 +209,7 @@ P8_INLINE void p8_load_keys(const rijn_aes_key *k, p8_v8 *rk, const unsigned nr)
     const uint8_t *p = (const uint8_t *)k->rk;
     unsigned r;
 
-    P8_UNROLL
+    RIJN_UNROLL(16)
     for (r = 0; r <= nr; r++)
         rk[r] = vec_ld((int)(16 * r), p);
 }
@@ -222,16 +221,16 @@ P8_INLINE void p8_encrypt(const p8_v8 *rk, const unsigned nr, p8_v8 *s,
     unsigned r;
     int j;
 
-    P8_UNROLL
+    RIJN_UNROLL(16)
     for (j = 0; j < n; j++)
         s[j] = vec_xor(s[j], rk[0]);
-    P8_UNROLL
+    RIJN_UNROLL(16)
     for (r = 1; r < nr; r++) {
-        P8_UNROLL
+        RIJN_UNROLL(16)
         for (j = 0; j < n; j++)
             s[j] = p8_enc(s[j], rk[r]);
     }
-    P8_UNROLL
+    RIJN_UNROLL(16)
     for (j = 0; j < n; j++)
         s[j] = p8_enclast(s[j], rk[nr]);
 }
@@ -248,13 +247,13 @@ P8_INLINE void p8_ctr_nr(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
 
     p8_load_keys(k, rk, nr);
     for (; nblocks >= P8_BATCH; nblocks -= P8_BATCH) {
-        P8_UNROLL
+        RIJN_UNROLL(16)
         for (j = 0; j < P8_BATCH; j++) {
             s[j] = c;
             c = (p8_v8)vec_add((p8_v32)c, P8_ONE);
         }
         p8_encrypt(rk, nr, s, P8_BATCH);
-        P8_UNROLL
+        RIJN_UNROLL(16)
         for (j = 0; j < P8_BATCH; j++)
             p8_xor_block(out, in, 16 * j, s[j]);
         in += 16 * P8_BATCH;
@@ -292,11 +291,11 @@ P8_INLINE void p8_ecb_nr(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
 
     p8_load_keys(k, rk, nr);
     for (; nblocks >= P8_BATCH; nblocks -= P8_BATCH) {
-        P8_UNROLL
+        RIJN_UNROLL(16)
         for (j = 0; j < P8_BATCH; j++)
             s[j] = p8_load(in + 16 * j);
         p8_encrypt(rk, nr, s, P8_BATCH);
-        P8_UNROLL
+        RIJN_UNROLL(16)
         for (j = 0; j < P8_BATCH; j++)
             vec_xst(p8_to_mem_order(s[j]), 16 * j, out);
         in += 16 * P8_BATCH;
@@ -324,9 +323,14 @@ static void p8_ecb(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
         p8_ecb_nr(k, out, in, nblocks, 14);
 }
 
+RIJN_AES_KEY_FITS(15 * 16, "ppc8's AES-256 schedule");
 const rijn_aes_impl rijn_aes_ppc8 = {
-    "ppc8", RIJN_CPU_PPC_CRYPTO | RIJN_CPU_VSX, 1, 50,
-    p8_setkey, p8_ecb, p8_ctr32
+    .base = {.name = "ppc8", .needs = RIJN_CPU_PPC_CRYPTO | RIJN_CPU_VSX,
+             .constant_time = 1, .rank = 50},
+    .key_bytes = RIJN_AES_KEY_BYTES(16),
+    .setkey = p8_setkey,
+    .ecb = p8_ecb,
+    .ctr32 = p8_ctr32,
 };
 
 #endif /* __powerpc64__ && __CRYPTO__ && __VSX__ */

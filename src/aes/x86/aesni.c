@@ -39,17 +39,9 @@
 
 #include <immintrin.h>
 
-#define AESNI_FN __attribute__((target("aes,ssse3")))
-#define AESNI_INLINE static inline __attribute__((always_inline, target("aes,ssse3")))
-/* Fully unroll the loops over the blocks of a batch (constant trip counts),
- * so the arrays of state registers never live in memory. */
-#if defined(__clang__)
-#define AESNI_UNROLL _Pragma("clang loop unroll(full)")
-#define AESNI_NO_UNROLL _Pragma("clang loop unroll(disable)")
-#else
-#define AESNI_UNROLL _Pragma("GCC unroll 16")
-#define AESNI_NO_UNROLL _Pragma("GCC unroll 1")
-#endif
+#define AESNI_FEATURES(F) F(SSSE3, "ssse3") F(AESNI, "aes")
+#define AESNI_FN __attribute__((target(RIJN_X86_TARGET(AESNI_FEATURES))))
+#define AESNI_INLINE static inline __attribute__((always_inline, target(RIJN_X86_TARGET(AESNI_FEATURES))))
 /*
  * Block and word indices are size_t on purpose: with int, every 16 * j is a
  * signed multiply that clang's -fsanitize=undefined (no recover) checks
@@ -250,13 +242,13 @@ AESNI_INLINE void aesni_rounds(const __m128i *rk, unsigned nr, __m128i *s,
     size_t j;
     unsigned r;
 
-    AESNI_UNROLL
+    RIJN_UNROLL(16)
     for (j = 0; j < n; j++)
         s[j] = _mm_xor_si128(s[j], k0);
-    AESNI_NO_UNROLL
+    RIJN_NO_UNROLL
     for (r = 1; r < nr; r++) {
         const __m128i kr = _mm_load_si128(rk + r);
-        AESNI_UNROLL
+        RIJN_UNROLL(16)
         for (j = 0; j < n; j++)
             s[j] = _mm_aesenc_si128(s[j], kr);
     }
@@ -275,7 +267,7 @@ AESNI_INLINE __m128i aesni_counters(__m128i c, __m128i *s, const size_t n)
     const __m128i one = _mm_set_epi32(1, 0, 0, 0);
     size_t j;
 
-    AESNI_UNROLL
+    RIJN_UNROLL(16)
     for (j = 0; j < n; j++) {
         s[j] = _mm_shuffle_epi8(c, swap);
         c = _mm_add_epi32(c, one);
@@ -290,7 +282,7 @@ AESNI_INLINE void aesni_ctr_tail(const __m128i *kl, uint8_t *out,
 {
     size_t j;
 
-    AESNI_UNROLL
+    RIJN_UNROLL(16)
     for (j = 0; j < n; j++) {
         if ((size_t)j < m) {
             const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(in + 16 * j));
@@ -317,18 +309,18 @@ AESNI_INLINE __m128i aesni_ctr_loop(const __m128i *rk, uint8_t *out,
     for (; nbatches > 0; nbatches--, in += 16 * AESNI_W, out += 16 * AESNI_W) {
         __m128i s[AESNI_W];
 
-        AESNI_UNROLL
+        RIJN_UNROLL(16)
         for (j = 0; j < AESNI_W; j++) {
             s[j] = _mm_xor_si128(_mm_shuffle_epi8(c, swap), _mm_load_si128(rk));
             c = _mm_add_epi32(c, one);
         }
-        AESNI_UNROLL
+        RIJN_UNROLL(16)
         for (r = 1; r < nr; r++) {
-            AESNI_UNROLL
+            RIJN_UNROLL(16)
             for (j = 0; j < AESNI_W; j++)
                 s[j] = _mm_aesenc_si128(s[j], _mm_load_si128(rk + r));
         }
-        AESNI_UNROLL
+        RIJN_UNROLL(16)
         for (j = 0; j < AESNI_W; j++)
             _mm_storeu_si128((__m128i *)(void *)(out + 16 * j), _mm_aesenclast_si128(
                 s[j], _mm_xor_si128(_mm_load_si128(rk + nr),
@@ -387,13 +379,13 @@ AESNI_INLINE void aesni_ecb_tail(const __m128i *rk, unsigned nr, uint8_t *out,
     __m128i s[8];
     size_t j;
 
-    AESNI_UNROLL
+    RIJN_UNROLL(16)
     for (j = 0; j < n; j++)
         s[j] = (size_t)j < m
                    ? _mm_loadu_si128((const __m128i *)(const void *)(in + 16 * j))
                    : _mm_setzero_si128();
     aesni_rounds(rk, nr, s, n);
-    AESNI_UNROLL
+    RIJN_UNROLL(16)
     for (j = 0; j < n; j++)
         if ((size_t)j < m)
             _mm_storeu_si128((__m128i *)(void *)(out + 16 * j),
@@ -416,11 +408,11 @@ AESNI_FN static void aesni_ecb(const rijn_aes_key *k, uint8_t *out,
         aesni_ecb_tail(rk, nr, out, in, 2, nblocks);
 }
 
+RIJN_AES_KEY_FITS(15 * 16, "aesni's AES-256 schedule");
 const rijn_aes_impl rijn_aes_aesni = {
-    .name = "aesni",
-    .needs = RIJN_CPU_AESNI | RIJN_CPU_SSSE3,
-    .constant_time = 1,
-    .rank = 20,
+    .base = {.name = "aesni", .needs = RIJN_X86_NEEDS(AESNI_FEATURES),
+             .constant_time = 1, .rank = 20},
+    .key_bytes = RIJN_AES_KEY_BYTES(16),
     .setkey = rijn_aesni_setkey,
     .ecb = aesni_ecb,
     .ctr32 = aesni_ctr32,

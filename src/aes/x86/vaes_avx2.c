@@ -47,18 +47,12 @@
 
 #include <immintrin.h>
 
-#define V2_TARGET "aes,avx,avx2,vaes"
+/* SSSE3 and AES-NI: the key schedule (rijn_aesni_setkey_wide) */
+#define V2_FEATURES(F) \
+    F(SSSE3, "ssse3") F(AESNI, "aes") F(AVX, "avx") F(AVX2, "avx2") F(VAES, "vaes")
+#define V2_TARGET RIJN_X86_TARGET(V2_FEATURES)
 #define V2_FN __attribute__((target(V2_TARGET)))
 #define V2_INLINE static inline __attribute__((always_inline, target(V2_TARGET)))
-/* Fully unroll the loops over the registers of a batch (constant trip
- * counts), so the arrays of state registers never live in memory. */
-#if defined(__clang__)
-#define V2_UNROLL _Pragma("clang loop unroll(full)")
-#define V2_NO_UNROLL _Pragma("clang loop unroll(disable)")
-#else
-#define V2_UNROLL _Pragma("GCC unroll 16")
-#define V2_NO_UNROLL _Pragma("GCC unroll 1")
-#endif
 /*
  * Block and word indices are size_t on purpose: with int, every 16 * j is a
  * signed multiply that clang's -fsanitize=undefined (no recover) checks
@@ -85,13 +79,13 @@ V2_INLINE void v2_rounds(const rijn_aes_key *k, __m256i *s, const size_t n,
     unsigned r;
     size_t j;
 
-    V2_UNROLL
+    RIJN_UNROLL(16)
     for (j = 0; j < n; j++)
         s[j] = _mm256_xor_si256(s[j], k0);
-    V2_NO_UNROLL
+    RIJN_NO_UNROLL
     for (r = 1; r < nr; r++) {
         const __m256i kr = v2_rk(k, r);
-        V2_UNROLL
+        RIJN_UNROLL(16)
         for (j = 0; j < n; j++)
             s[j] = _mm256_aesenc_epi128(s[j], kr);
     }
@@ -120,7 +114,7 @@ V2_INLINE void v2_finish(const rijn_aes_key *k, uint8_t *out,
     const __m256i kl = v2_rk(k, nr);
     size_t j;
 
-    V2_UNROLL
+    RIJN_UNROLL(16)
     for (j = 0; j < n; j++) {
         if ((size_t)(2 * j + 2) <= m) {
             const __m256i key = xin ? _mm256_xor_si256(kl, _mm256_loadu_si256(
@@ -145,7 +139,7 @@ V2_INLINE __m256i v2_counters(__m256i c, __m256i *s, const size_t n)
     const __m256i two = v2_lanes(2);
     size_t j;
 
-    V2_UNROLL
+    RIJN_UNROLL(16)
     for (j = 0; j < n; j++) {
         s[j] = _mm256_shuffle_epi8(c, swap);
         c = _mm256_add_epi32(c, two);
@@ -186,12 +180,12 @@ V2_INLINE __m256i v2_ctr_loop(const rijn_aes_key *k, uint8_t *out,
     size_t j, g;
 
     for (; nbatches > 0; nbatches--, in += 384, out += 384) {
-        V2_UNROLL
+        RIJN_UNROLL(16)
         for (g = 0; g < 3; g++) {
             const __m256i next = _mm256_shuffle_epi8(
                 c = _mm256_add_epi32(c, v2_lanes(8)), V2_SWAP32);
             const __m256i mix = _mm256_blend_epi32(b, next, 0xf0);
-            V2_UNROLL
+            RIJN_UNROLL(16)
             for (j = 0; j < 4; j++) {
                 const size_t lo = o + 2 * j;
                 s[4 * g + j] = _mm256_xor_si256(
@@ -199,14 +193,14 @@ V2_INLINE __m256i v2_ctr_loop(const rijn_aes_key *k, uint8_t *out,
             }
             b = next;
         }
-        V2_NO_UNROLL
+        RIJN_NO_UNROLL
         for (r = 1; r < nr; r++) {
-            V2_UNROLL
+            RIJN_UNROLL(16)
             for (j = 0; j < 12; j++)
                 s[j] = _mm256_aesenc_epi128(s[j], v2_rk(k, r));
             V2_KEEP_ORDER12(s);
         }
-        V2_UNROLL
+        RIJN_UNROLL(16)
         for (j = 0; j < 12; j++)
             _mm256_storeu_si256((__m256i *)(void *)(out + 32 * j),
                                 _mm256_aesenclast_epi128(s[j], _mm256_xor_si256(
@@ -236,18 +230,18 @@ V2_INLINE __m256i v2_ctr_loop16(const rijn_aes_key *k, uint8_t *out,
 
     for (; nbatches > 0; nbatches--, in += 256, out += 256) {
         c = v2_counters(c, s, 8);
-        V2_UNROLL
+        RIJN_UNROLL(16)
         for (j = 0; j < 8; j++)
             s[j] = _mm256_xor_si256(s[j], v2_rk(k, 0));
-        V2_UNROLL
+        RIJN_UNROLL(16)
         for (r = 1; r < nr; r++) {
             const __m256i kr = v2_rk(k, r);
-            V2_UNROLL
+            RIJN_UNROLL(16)
             for (j = 0; j < 8; j++)
                 s[j] = _mm256_aesenc_epi128(s[j], kr);
             V2_KEEP_ORDER8(s);
         }
-        V2_UNROLL
+        RIJN_UNROLL(16)
         for (j = 0; j < 8; j++)
             _mm256_storeu_si256((__m256i *)(void *)(out + 32 * j),
                                 _mm256_aesenclast_epi128(s[j], _mm256_xor_si256(
@@ -365,7 +359,7 @@ V2_INLINE void v2_ecb_batch(const rijn_aes_key *k, uint8_t *out,
     __m256i s[8];
     size_t j;
 
-    V2_UNROLL
+    RIJN_UNROLL(16)
     for (j = 0; j < n; j++) {
         if ((size_t)(2 * j + 2) <= m)
             s[j] = _mm256_loadu_si256((const __m256i *)(const void *)(in + 32 * j));
@@ -396,11 +390,11 @@ V2_FN static void v2_ecb(const rijn_aes_key *k, uint8_t *out,
         v2_ecb_batch(k, out, in, 1, nblocks, nr);
 }
 
+RIJN_AES_KEY_FITS(15 * 32, "vaes-avx2's AES-256 schedule");
 const rijn_aes_impl rijn_aes_vaes_avx2 = {
-    .name = "vaes-avx2",
-    .needs = RIJN_CPU_AESNI | RIJN_CPU_AVX | RIJN_CPU_AVX2 | RIJN_CPU_VAES,
-    .constant_time = 1,
-    .rank = 30,
+    .base = {.name = "vaes-avx2", .needs = RIJN_X86_NEEDS(V2_FEATURES),
+             .constant_time = 1, .rank = 30},
+    .key_bytes = RIJN_AES_KEY_BYTES(32),
     .setkey = rijn_aesni_setkey_wide,
     .ecb = v2_ecb,
     .ctr32 = v2_ctr32,

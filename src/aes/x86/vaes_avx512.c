@@ -3,9 +3,12 @@
  * blocks per ZMM register (Intel Ice Lake and later, AMD Zen 4 and later).
  *
  * Batch width: 32 blocks in flight in the CTR and ECB loops (8 ZMM of 4
- * blocks). VAESENC on ZMM issues twice per cycle on Zen 4/5 with a latency
+ * blocks). VAESENC on ZMM issues twice per cycle on Zen 5 with a latency
  * of about 4 cycles, so 8 independent registers keep both AES units busy;
- * the 15 round keys are broadcast once per call and held in registers.
+ * Zen 4 runs 512-bit VAESENC as two 256-bit halves (measured: one per
+ * cycle, 4 cycles latency), so there it moves as many bytes per cycle as
+ * vaes-avx2. The 15 round keys are broadcast once per call and held in
+ * registers.
  * Tails of 1..31 blocks: one batch of 8, 4, 2 or 1 ZMM with masked
  * loads and stores (masked-off bytes are neither read nor written and cannot
  * fault), so a 1..4 block message costs one AES latency chain in one ZMM and
@@ -46,16 +49,14 @@
 
 #include <immintrin.h>
 
-#define V512_TARGET "aes,avx,avx2,vaes,avx512f,avx512bw,avx512vl"
+/* SSSE3 and AES-NI: the key schedule (rijn_aesni_setkey) */
+#define V512_FEATURES(F)                                                   \
+    F(SSSE3, "ssse3") F(AESNI, "aes") F(AVX, "avx") F(AVX2, "avx2")          \
+    F(VAES, "vaes") F(AVX512F, "avx512f") F(AVX512BW, "avx512bw")            \
+    F(AVX512VL, "avx512vl")
+#define V512_TARGET RIJN_X86_TARGET(V512_FEATURES)
 #define V512_FN __attribute__((target(V512_TARGET)))
 #define V512_INLINE static inline __attribute__((always_inline, target(V512_TARGET)))
-/* Fully unroll the loops over the registers of a batch (constant trip
- * counts), so the arrays of state registers never live in memory. */
-#if defined(__clang__)
-#define V512_UNROLL _Pragma("clang loop unroll(full)")
-#else
-#define V512_UNROLL _Pragma("GCC unroll 16")
-#endif
 /*
  * Block and word indices are size_t on purpose: with int, every 16 * j is a
  * signed multiply that clang's -fsanitize=undefined (no recover) checks
@@ -87,13 +88,13 @@ V512_INLINE void v512_rounds(const rijn_aes_key *k, __m512i *s, const size_t n,
     unsigned r;
     size_t j;
 
-    V512_UNROLL
+    RIJN_UNROLL(16)
     for (j = 0; j < n; j++)
         s[j] = _mm512_xor_si512(s[j], k0);
-    V512_UNROLL
+    RIJN_UNROLL(16)
     for (r = 1; r < nr; r++) {
         const __m512i kr = v512_rk(k, r);
-        V512_UNROLL
+        RIJN_UNROLL(16)
         for (j = 0; j < n; j++)
             s[j] = _mm512_aesenc_epi128(s[j], kr);
     }
@@ -137,7 +138,7 @@ V512_INLINE void v512_ctr_batch(const rijn_aes_key *k, uint8_t *out,
     __m512i s[8], kl;
     size_t j;
 
-    V512_UNROLL
+    RIJN_UNROLL(16)
     for (j = 0; j < n; j++) {
         s[j] = _mm512_shuffle_epi8(c, swap);
         c = _mm512_add_epi32(c, four);
@@ -145,12 +146,12 @@ V512_INLINE void v512_ctr_batch(const rijn_aes_key *k, uint8_t *out,
     v512_rounds(k, s, n, nr);
     kl = v512_rk(k, nr);
     if (!masked) {
-        V512_UNROLL
+        RIJN_UNROLL(16)
         for (j = 0; j < n; j++)
             _mm512_storeu_si512(out + 64 * j, _mm512_aesenclast_epi128(
                 s[j], _mm512_xor_si512(kl, _mm512_loadu_si512(in + 64 * j))));
     } else {
-        V512_UNROLL
+        RIJN_UNROLL(16)
         for (j = 0; j < n; j++) {
             const __mmask16 mk = v512_mask(m, 4 * j);
             s[j] = _mm512_aesenclast_epi128(
@@ -185,25 +186,25 @@ V512_INLINE __m512i v512_ctr_loop(const rijn_aes_key *k, uint8_t *out,
     unsigned r;
     size_t j;
 
-    V512_UNROLL
+    RIJN_UNROLL(16)
     for (r = 0; r <= nr; r++)
         rk[r] = v512_rk(k, r);
     for (; nbatches > 0; nbatches--, in += 512, out += 512) {
         __m512i s[8];
 
-        V512_UNROLL
+        RIJN_UNROLL(16)
         for (j = 0; j < 8; j++) {
             s[j] = _mm512_xor_si512(_mm512_shuffle_epi8(c, swap), rk[0]);
             c = _mm512_add_epi32(c, four);
         }
-        V512_UNROLL
+        RIJN_UNROLL(16)
         for (r = 1; r < nr; r++) {
-            V512_UNROLL
+            RIJN_UNROLL(16)
             for (j = 0; j < 8; j++)
                 s[j] = _mm512_aesenc_epi128(s[j], rk[r]);
             V512_KEEP_ORDER(s);
         }
-        V512_UNROLL
+        RIJN_UNROLL(16)
         for (j = 0; j < 8; j++)
             _mm512_storeu_si512(out + 64 * j, _mm512_aesenclast_epi128(
                 s[j], _mm512_xor_si512(rk[nr], _mm512_loadu_si512(in + 64 * j))));
@@ -261,13 +262,13 @@ V512_INLINE void v512_ecb_batch(const rijn_aes_key *k, uint8_t *out,
     __m512i s[8], kl;
     size_t j;
 
-    V512_UNROLL
+    RIJN_UNROLL(16)
     for (j = 0; j < n; j++)
         s[j] = masked ? _mm512_maskz_loadu_epi32(v512_mask(m, 4 * j), in + 64 * j)
                       : _mm512_loadu_si512(in + 64 * j);
     v512_rounds(k, s, n, nr);
     kl = v512_rk(k, nr);
-    V512_UNROLL
+    RIJN_UNROLL(16)
     for (j = 0; j < n; j++) {
         s[j] = _mm512_aesenclast_epi128(s[j], kl);
         if (masked)
@@ -304,12 +305,11 @@ V512_FN static void v512_ecb(const rijn_aes_key *k, uint8_t *out,
         v512_ecb_nr(k, out, in, nblocks, 14);
 }
 
+RIJN_AES_KEY_FITS(15 * 16, "vaes-avx512's AES-256 schedule");
 const rijn_aes_impl rijn_aes_vaes_avx512 = {
-    .name = "vaes-avx512",
-    .needs = RIJN_CPU_AESNI | RIJN_CPU_AVX2 | RIJN_CPU_VAES |
-             RIJN_CPU_AVX512F | RIJN_CPU_AVX512BW | RIJN_CPU_AVX512VL,
-    .constant_time = 1,
-    .rank = 40,
+    .base = {.name = "vaes-avx512", .needs = RIJN_X86_NEEDS(V512_FEATURES),
+             .constant_time = 1, .rank = 40},
+    .key_bytes = RIJN_AES_KEY_BYTES(16),
     .setkey = rijn_aesni_setkey,
     .ecb = v512_ecb,
     .ctr32 = v512_ctr32,

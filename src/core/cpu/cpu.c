@@ -86,7 +86,7 @@ uint32_t rijn_cpu_features_get(void)
     uint32_t f = atomic_load_explicit(&cached, memory_order_acquire);
     if (f & FEATURES_READY)
         return f & ~FEATURES_READY;
-    f = rijn_cpu_apply_mask(rijn_cpu_detect(), getenv("RIJN_CPU_MASK"));
+    f = rijn_cpu_apply_mask(rijn_cpu_detect(), rijn_getenv("RIJN_CPU_MASK"));
     atomic_store_explicit(&cached, f | FEATURES_READY, memory_order_release);
     return f;
 }
