@@ -101,9 +101,30 @@ static void set_why(char *why, size_t n, const char *what)
     snprintf(why, n, "%s%s%s", what, e ? ": " : "", e ? e : "");
 }
 
+/* dlopen() a peer's library and name the peer; NULL (why set) if the
+ * library cannot be loaded. */
+static void *open_peer(peer *p, enum peer_kind kind, const char *name,
+                       const char *soname, char *why, size_t why_len)
+{
+    void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    char what[64];
+
+    if (lib == NULL) {
+        snprintf(what, sizeof what, "cannot load %s", soname);
+        set_why(why, why_len, what);
+        return NULL;
+    }
+    p->kind = kind;
+    p->lib = lib;
+    p->name = name;
+    p->soname = soname;
+    return lib;
+}
+
 static int load_openssl(peer *p)
 {
-    void *lib = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
+    void *lib = open_peer(p, PEER_OPENSSL, "openssl", "libcrypto.so.3",
+                          openssl_why, sizeof openssl_why);
     evp_cipher_fn c128, c192, c256;
     evp_fetch_fn fetch = NULL;
     ossl_version_fn version = NULL;
@@ -111,14 +132,8 @@ static int load_openssl(peer *p)
                                          "AES-256-CTR"};
     int i;
 
-    if (lib == NULL) {
-        set_why(openssl_why, sizeof openssl_why, "cannot load libcrypto.so.3");
+    if (lib == NULL)
         return -1;
-    }
-    p->kind = PEER_OPENSSL;
-    p->lib = lib;
-    p->name = "openssl";
-    p->soname = "libcrypto.so.3";
     if (SYM(lib, "EVP_CIPHER_CTX_new", p->ctx_new) ||
         SYM(lib, "EVP_CIPHER_CTX_free", p->ctx_free) ||
         SYM(lib, "EVP_EncryptInit_ex", p->init) ||
@@ -147,25 +162,20 @@ static int load_openssl(peer *p)
     if (SYM(lib, "OpenSSL_version", version) == 0)
         snprintf(p->version, sizeof p->version, "%s", version(0));
     else
-        snprintf(p->version, sizeof p->version, "libcrypto.so.3");
+        snprintf(p->version, sizeof p->version, "%s", p->soname);
     return 0;
 }
 
 static int load_gcrypt(peer *p)
 {
-    void *lib = dlopen("libgcrypt.so.20", RTLD_NOW | RTLD_LOCAL);
+    void *lib = open_peer(p, PEER_GCRYPT, "gcrypt", "libgcrypt.so.20",
+                          gcrypt_why, sizeof gcrypt_why);
     gcry_check_version_fn check;
     gcry_control_fn control;
     const char *v;
 
-    if (lib == NULL) {
-        set_why(gcrypt_why, sizeof gcrypt_why, "cannot load libgcrypt.so.20");
+    if (lib == NULL)
         return -1;
-    }
-    p->kind = PEER_GCRYPT;
-    p->lib = lib;
-    p->name = "gcrypt";
-    p->soname = "libgcrypt.so.20";
     if (SYM(lib, "gcry_check_version", check) ||
         SYM(lib, "gcry_control", control) ||
         SYM(lib, "gcry_cipher_open", p->gopen) ||
