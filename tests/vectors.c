@@ -27,16 +27,15 @@
  *   streaming (rijn_aes_ctr_init_impl + rijn_aes_ctr_xor) one byte per call
  *   and 7 bytes per call.
  *
- * The reader accepts "Name = value" records separated by blank lines,
- * "[SECTION]" headers and "#" comments; a record attribute that the test did
- * not consume is an error (so a misspelt or new field cannot be ignored), and
- * the number of records checked and skipped in every file must match the
- * table below.
+ * The records are read with tests/reader.c (a record attribute that the
+ * test did not consume is an error), and the number of records checked and
+ * skipped in every file must match the table below.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader.h"
 #include "testutil.h"
 
 enum kind { K_FIPS, K_ECB, K_MCT, K_CTR };
@@ -72,191 +71,6 @@ static const struct vfile {
     {"rfc3686-aes-192-ctr.txt", K_CTR, 24, 3, 0},
     {"rfc3686-aes-256-ctr.txt", K_CTR, 32, 3, 0},
 };
-
-/* ---- the record reader ------------------------------------------------ */
-#define MAX_ATTRS 8
-#define MAX_LINE 4096
-
-typedef struct {
-    char name[32];
-    char value[MAX_LINE];
-    int used;
-} attr;
-
-typedef struct {
-    FILE *f;
-    const char *path;
-    int line;          /* current line number */
-    int rec_line;      /* first line of the current record */
-    char section[32];  /* without brackets; "" before any header */
-    attr attrs[MAX_ATTRS];
-    int nattrs;
-    int error;
-} reader;
-
-static void rd_error(reader *r, const char *msg, const char *detail)
-{
-    tu_fail("%s:%d: %s%s%s", r->path, r->line, msg, detail ? ": " : "",
-            detail ? detail : "");
-    r->error = 1;
-}
-
-static char *trim(char *s)
-{
-    char *e;
-    while (*s == ' ' || *s == '\t')
-        s++;
-    e = s + strlen(s);
-    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' ||
-                     e[-1] == '\r'))
-        *--e = '\0';
-    return s;
-}
-
-/* Read the next record: 1 = got one, 0 = end of file, -1 = error. */
-static int rd_next(reader *r)
-{
-    char buf[MAX_LINE + 64];
-
-    r->nattrs = 0;
-    while (fgets(buf, sizeof buf, r->f) != NULL) {
-        char *s, *eq;
-        size_t n = strlen(buf);
-
-        r->line++;
-        if (n == sizeof buf - 1 && buf[n - 1] != '\n') {
-            rd_error(r, "line too long", NULL);
-            return -1;
-        }
-        s = trim(buf);
-        if (r->line == 1) {
-            if (strncmp(s, "# Provenance:", 13) != 0) {
-                rd_error(r, "first line is not a \"# Provenance:\" line",
-                         NULL);
-                return -1;
-            }
-            continue;
-        }
-        if (*s == '#')
-            continue;
-        if (*s == '\0') {
-            if (r->nattrs > 0)
-                return 1;
-            continue;
-        }
-        if (*s == '[') {
-            size_t m = strlen(s);
-            if (r->nattrs > 0) {
-                rd_error(r, "section header inside a record", s);
-                return -1;
-            }
-            if (s[m - 1] != ']' || m - 2 >= sizeof r->section) {
-                rd_error(r, "bad section header", s);
-                return -1;
-            }
-            memcpy(r->section, s + 1, m - 2);
-            r->section[m - 2] = '\0';
-            continue;
-        }
-        eq = strchr(s, '=');
-        if (eq == NULL) {
-            rd_error(r, "expected \"Name = value\"", s);
-            return -1;
-        }
-        *eq = '\0';
-        {
-            char *name = trim(s), *value = trim(eq + 1);
-            int i;
-            if (*name == '\0' || strlen(name) >= sizeof r->attrs[0].name) {
-                rd_error(r, "bad attribute name", name);
-                return -1;
-            }
-            for (i = 0; i < r->nattrs; i++) {
-                if (strcmp(r->attrs[i].name, name) == 0) {
-                    rd_error(r, "duplicate attribute", name);
-                    return -1;
-                }
-            }
-            if (r->nattrs == MAX_ATTRS) {
-                rd_error(r, "too many attributes in one record", name);
-                return -1;
-            }
-            if (r->nattrs == 0)
-                r->rec_line = r->line;
-            strcpy(r->attrs[r->nattrs].name, name);
-            strcpy(r->attrs[r->nattrs].value, value);
-            r->attrs[r->nattrs].used = 0;
-            r->nattrs++;
-        }
-    }
-    if (ferror(r->f)) {
-        rd_error(r, "read error", NULL);
-        return -1;
-    }
-    return r->nattrs > 0 ? 1 : 0;
-}
-
-/* The value of attribute `name` (marked consumed), or NULL with an error. */
-static const char *rd_get(reader *r, const char *name)
-{
-    int i;
-    for (i = 0; i < r->nattrs; i++) {
-        if (strcmp(r->attrs[i].name, name) == 0) {
-            r->attrs[i].used = 1;
-            return r->attrs[i].value;
-        }
-    }
-    tu_fail("%s:%d: record has no %s attribute", r->path, r->rec_line, name);
-    r->error = 1;
-    return NULL;
-}
-
-/* Decode hex attribute `name`; returns its length or -1 (error reported). */
-static long rd_hex(reader *r, const char *name, uint8_t *out, size_t cap)
-{
-    const char *v = rd_get(r, name);
-    long n;
-    if (v == NULL)
-        return -1;
-    n = tu_unhex(out, cap, v);
-    if (n < 0) {
-        tu_fail("%s:%d: %s is not valid hex of at most %zu bytes", r->path,
-                r->rec_line, name, cap);
-        r->error = 1;
-    }
-    return n;
-}
-
-/* Every attribute must have been consumed by the test. */
-static int rd_all_used(reader *r)
-{
-    int i, ok = 1;
-    for (i = 0; i < r->nattrs; i++) {
-        if (!r->attrs[i].used) {
-            tu_fail("%s:%d: unknown attribute \"%s\" in [%s] record", r->path,
-                    r->rec_line, r->attrs[i].name, r->section);
-            r->error = 1;
-            ok = 0;
-        }
-    }
-    return ok;
-}
-
-/* The record's label (COUNT or SECTION), consumed, for messages. */
-static const char *rd_label(reader *r, char *buf, size_t n)
-{
-    int i;
-    for (i = 0; i < r->nattrs; i++) {
-        if (strcmp(r->attrs[i].name, "COUNT") == 0 ||
-            strcmp(r->attrs[i].name, "SECTION") == 0) {
-            r->attrs[i].used = 1;
-            snprintf(buf, n, "%s %s", r->attrs[i].name, r->attrs[i].value);
-            return buf;
-        }
-    }
-    snprintf(buf, n, "line %d", r->rec_line);
-    return buf;
-}
 
 /* ---- checks ---------------------------------------------------------- */
 static const char *g_backend;
@@ -488,14 +302,9 @@ static void run_file(const char *dir, const struct vfile *vf)
     int rc;
 
     snprintf(path, sizeof path, "%s/%s", dir, vf->name);
-    memset(&r, 0, sizeof r);
     memset(&chain, 0, sizeof chain);
-    r.path = vf->name;
-    r.f = fopen(path, "r");
-    if (r.f == NULL) {
-        tu_fail("cannot open %s", path);
+    if (rd_open(&r, path, vf->name, 0) != 0)
         return;
-    }
     while ((rc = rd_next(&r)) == 1) {
         int enc = strcmp(r.section, "ENCRYPT") == 0;
         int dec = strcmp(r.section, "DECRYPT") == 0;
@@ -523,7 +332,7 @@ static void run_file(const char *dir, const struct vfile *vf)
         if (r.error)
             break;
     }
-    fclose(r.f);
+    rd_close(&r);
     if (rc < 0 || r.error)
         return;
     if (g_checked - checked0 != vf->checked ||
