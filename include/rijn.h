@@ -1,9 +1,9 @@
 /*
- * rijn: AES-128/192/256 in CTR mode and Poly1305-AES (rijn_poly1305.h),
- * fast and constant-time on every CPU.
+ * rijn: AES-128/192/256 in CTR mode, AES-GCM (rijn_gcm.h) and
+ * Poly1305-AES (rijn_poly1305.h), fast and constant-time on every CPU.
  *
- * This header (with rijn_poly1305.h) is the whole public API and its
- * documentation.
+ * This header (with rijn_gcm.h and rijn_poly1305.h) is the whole public
+ * API and its documentation.
  *
  * Conventions
  *   - Every context is allocated by the caller; the library never allocates.
@@ -153,9 +153,9 @@ RIJN_API void rijn_aes_key_wipe(rijn_aes_key *k);
  *
  * CTR mode gives confidentiality only, no integrity: anyone can flip any
  * bit of a ciphertext and the same bit of the plaintext flips, silently.
- * Authenticate the ciphertext (with Poly1305-AES, rijn_poly1305.h, over the
- * ciphertext, or an AEAD such as AES-GCM) and check the tag before using
- * the plaintext. NEVER encrypt two messages with the same key and IV (or
+ * Use AES-GCM (rijn_gcm.h), or authenticate the ciphertext (Poly1305-AES,
+ * rijn_poly1305.h, over the ciphertext) and check the tag before using the
+ * plaintext. NEVER encrypt two messages with the same key and IV (or
  * overlapping counter ranges: IV + number of blocks): the XOR of the two
  * ciphertexts is the XOR of the two plaintexts. Use a fresh random IV per
  * message, or a counter-based IV that never repeats under one key.
@@ -242,5 +242,6 @@ RIJN_API void rijn_wipe(void *p, size_t n);
 
 #endif /* RIJN_H */
 
-/* Poly1305-AES and raw Poly1305 (same library, separate header). */
+/* Poly1305-AES and raw Poly1305, AES-GCM (same library, separate headers). */
 #include "rijn_poly1305.h"
+#include "rijn_gcm.h"

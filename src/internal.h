@@ -91,6 +91,7 @@ typedef struct rijn_registry {
     const rijn_impl *const *list;
     size_t count;
     _Atomic(const rijn_impl *) cached; /* the default, once computed */
+    atomic_int forced;                 /* the environment named it */
     atomic_int ready;
 } rijn_registry;
 
@@ -116,6 +117,8 @@ static inline const rijn_impl *rijn_registry_default(rijn_registry *r)
         return atomic_load_explicit(&r->cached, memory_order_relaxed);
     return rijn_registry_default_init(r);
 }
+/* 1 if the default was named by the environment (computes it first). */
+int rijn_registry_forced(rijn_registry *r);
 /* name == NULL: the default; otherwise that one if it is compiled in and
  * runnable (variable time allowed: the caller chose it), else NULL. */
 const rijn_impl *rijn_registry_pick(rijn_registry *r, const char *name);

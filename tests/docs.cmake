@@ -1,5 +1,5 @@
-# docs: the backend table of include/rijn.h and the Poly1305 engine list of
-# include/rijn_poly1305.h name exactly the implementations of the
+# docs: the backend table of include/rijn.h and the engine tables of
+# include/rijn_poly1305.h and rijn_gcm.h name exactly the implementations of the
 # rijn_impl() lines of CMakeLists.txt, every architecture's (the registry
 # and the test registration are made from those lines).
 #   cmake -DROOT=<source dir> -P docs.cmake
@@ -7,8 +7,9 @@ cmake_policy(SET CMP0057 NEW)
 file(READ "${ROOT}/CMakeLists.txt" cm)
 file(READ "${ROOT}/include/rijn.h" aes_h)
 file(READ "${ROOT}/include/rijn_poly1305.h" poly_h)
+file(READ "${ROOT}/include/rijn_gcm.h" gcm_h)
 set(bad "")
-foreach(kind AES POLY1305)
+foreach(kind AES POLY1305 GHASH)
   string(REGEX MATCHALL "\nrijn_impl\\(${kind} +[a-z0-9-]+" lines "${cm}")
   set(names "")
   foreach(l IN LISTS lines)
@@ -19,6 +20,9 @@ foreach(kind AES POLY1305)
     set(h "${aes_h}")
     # the table rows: " *     name   arch   yes|NO ..."
     string(REGEX MATCHALL "\n \\*     [a-z0-9-]+ +(x86-64|ppc64|ppc|any|aarch64|arm) +(yes|NO)" rows "${h}")
+  elseif(kind STREQUAL "GHASH")
+    set(h "${gcm_h}")
+    string(REGEX MATCHALL "\n \\*     [a-z0-9-]+ +(x86-64|ppc64|ppc|any|64-bit|aarch64|arm) +(yes|NO)" rows "${h}")
   else()
     set(h "${poly_h}")
     string(REGEX MATCHALL "\n \\*     [a-z0-9-]+ +(x86-64|ppc64|ppc|any|64-bit|aarch64|arm) +(yes|NO)" rows "${h}")

@@ -97,8 +97,16 @@ const rijn_impl *rijn_registry_default_init(rijn_registry *r)
 
     /* Threads racing here compute the same value. */
     atomic_store_explicit(&r->cached, pick, memory_order_relaxed);
+    atomic_store_explicit(&r->forced, forced, memory_order_relaxed);
     atomic_store_explicit(&r->ready, 1, memory_order_release);
     return pick;
+}
+
+/* see internal.h */
+int rijn_registry_forced(rijn_registry *r)
+{
+    (void)rijn_registry_default(r);
+    return atomic_load_explicit(&r->forced, memory_order_relaxed);
 }
 
 /* see internal.h */

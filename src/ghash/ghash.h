@@ -1,0 +1,55 @@
+/*
+ * GHASH engine contract (SP 800-38D 6.4), and the byte-level helpers the
+ * engines share.
+ *
+ * An engine is one const struct in one file under src/ghash/ and one
+ * rijn_impl(GHASH ...) line in CMakeLists.txt. The GHASH state y is the
+ * 16-byte block of the standard (Y_i, bit 0 = the top bit of byte 0); each
+ * engine converts it to and from its own form inside the call. hk is
+ * rijn_gcm_key.h (RIJN_GHASH_KEY_WORDS words, 64-byte aligned) in the
+ * engine's layout.
+ *
+ *   key_bytes  bytes of hk that init writes (what the key wipe clears).
+ *   init       hk := the engine's form of H (and its powers).
+ *   blocks     y := (...((y ^ X_1) H ^ X_2) H ...) H over nblocks 16-byte
+ *              blocks X_i of in; nblocks may be 0.
+ * An engine may also fuse AES-CTR with GHASH for one AES backend (whose
+ * key layout it reads): fused_aes names that backend, and
+ *   enc        out[i] = in[i] ^ E(ctr + i), y absorbs out[0..nblocks);
+ *   dec        out[i] = in[i] ^ E(ctr + i), y absorbs in[0..nblocks);
+ *              where only the low 32 bits of ctr step, mod 2^32 (inc32),
+ *              as in the ctr32 kernels; out may equal in exactly.
+ * Without them the mode code runs the backend's ctr32 and blocks in turn,
+ * a few KiB at a time.
+ */
+#ifndef RIJN_GHASH_H
+#define RIJN_GHASH_H
+
+#include "internal.h"
+
+typedef struct rijn_ghash_engine {
+    rijn_impl base;
+    uint16_t key_bytes;
+    void (*init)(uint64_t *hk, const uint8_t h[16]);
+    void (*blocks)(const uint64_t *hk, uint8_t y[16], const uint8_t *in,
+                   size_t nblocks);
+    const char *fused_aes;
+    void (*enc)(const rijn_aes_key *k, const uint64_t *hk, uint8_t y[16],
+                const uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+                size_t nblocks);
+    void (*dec)(const rijn_aes_key *k, const uint64_t *hk, uint8_t y[16],
+                const uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+                size_t nblocks);
+} rijn_ghash_engine;
+
+/* By name; NULL if not compiled in (src/modes/gcm.c). */
+const rijn_ghash_engine *rijn_ghash_find(const char *name);
+/* The engine a key set up now with AES backend aes_name would use. */
+const rijn_ghash_engine *rijn_ghash_for(const char *aes_name);
+
+/* In each engine file: its layout fits in rijn_gcm_key.h. */
+#define RIJN_GHASH_KEY_FITS(bytes, what) \
+    _Static_assert((bytes) <= sizeof(((rijn_gcm_key *)0)->h), \
+                   what " does not fit in rijn_gcm_key.h")
+
+#endif /* RIJN_GHASH_H */

@@ -1,0 +1,523 @@
+/*
+ * AES-GCM (NIST SP 800-38D) over any AES backend and GHASH engine: key
+ * setup and the engine pairing, the IV (J0), AAD, data and tag, one-shot
+ * and streaming (see rijn_gcm.h). The GHASH engines register here (listed
+ * in CMakeLists.txt like the AES backends).
+ *
+ * Data path: an engine with a fused AES+GHASH kernel for the key's AES
+ * backend gets every whole block in one call; otherwise the backend's
+ * ctr32 and the engine's blocks run in turn over GCM_CHUNK bytes, so that
+ * the second pass reads what the first just wrote while it is in L1.
+ * Partial blocks (the end of a message, or of a streaming piece) go
+ * through the 16-byte keystream and GHASH buffers of the context.
+ */
+#include "ghash/ghash.h"
+#include "rijn_registry.h"
+
+#define DECLARE(n) extern const rijn_ghash_engine rijn_ghash_##n;
+#define ENTRY(n) &rijn_ghash_##n.base,
+RIJN_GHASH_LIST(DECLARE)
+static const rijn_impl *const ghash_list[] = {RIJN_GHASH_LIST(ENTRY)};
+
+static rijn_registry ghash_registry = {
+    .env = "RIJN_GHASH_IMPL",
+    .list = ghash_list,
+    .count = sizeof ghash_list / sizeof ghash_list[0],
+};
+
+static const rijn_ghash_engine *as_ghash(const rijn_impl *d)
+{
+    return (const rijn_ghash_engine *)(const void *)d;
+}
+
+/* Bytes per ctr32 / blocks pass when the engine has no fused kernel. */
+#define GCM_CHUNK 4096
+
+/* SP 800-38D 5.2.1.1: len(P) <= 2^39 - 256 bits, len(A) <= 2^64 - 1 bits */
+#define GCM_MAX_DATA ((((uint64_t)1) << 36) - 32)
+#define GCM_MAX_AAD ((((uint64_t)1) << 61) - 1)
+
+enum { ST_NONE = 0, ST_AAD, ST_ENC, ST_DEC, ST_FAILED };
+
+/*
+ * The engine for an AES backend: RIJN_GHASH_IMPL if the environment names
+ * one (NULL if that one cannot be used), otherwise the engine with a fused
+ * kernel for this backend, otherwise the best engine this CPU runs.
+ */
+static const rijn_ghash_engine *pick_engine(const rijn_aes_impl *aes,
+                                            const char *name)
+{
+    const rijn_impl *d;
+    const rijn_ghash_engine *best = NULL;
+
+    if (name != NULL) {
+        d = rijn_registry_pick(&ghash_registry, name);
+        return d != NULL ? as_ghash(d) : NULL;
+    }
+    d = rijn_registry_default(&ghash_registry);
+    if (rijn_registry_forced(&ghash_registry))
+        return d != NULL ? as_ghash(d) : NULL;
+    for (size_t i = 0; i < ghash_registry.count; i++) {
+        const rijn_ghash_engine *e = as_ghash(ghash_registry.list[i]);
+        if (e->fused_aes != NULL && aes != NULL &&
+            strcmp(e->fused_aes, aes->base.name) == 0 && e->base.rank > 0 &&
+            rijn_impl_runnable(&e->base) &&
+            (best == NULL || e->base.rank > best->base.rank))
+            best = e;
+    }
+    if (best != NULL)
+        return best;
+    return d != NULL ? as_ghash(d) : NULL;
+}
+
+static int fused(const rijn_gcm_key *k)
+{
+    return k->ghash->fused_aes != NULL && k->ghash->enc != NULL &&
+           strcmp(k->ghash->fused_aes, k->aes.impl->base.name) == 0;
+}
+
+/* see rijn_gcm.h */
+int rijn_gcm_setkey_impl(rijn_gcm_key *k, const unsigned char *key,
+                         size_t key_len, const char *aes_impl,
+                         const char *ghash_impl)
+{
+    static const uint8_t zero[16];
+    uint8_t h[16];
+
+    k->ghash = NULL;
+    if (rijn_aes_setkey_impl(&k->aes, key, key_len, aes_impl) != 0)
+        return -1;
+    k->ghash = pick_engine(k->aes.impl, ghash_impl);
+    if (k->ghash == NULL) {
+        rijn_aes_key_wipe(&k->aes);
+        return -1;
+    }
+    k->aes.impl->ecb(&k->aes, h, zero, 1); /* H = E_K(0^128) */
+    k->ghash->init(k->h, h);
+    rijn_burn(h, sizeof h);
+    return 0;
+}
+
+/* see rijn_gcm.h */
+int rijn_gcm_setkey(rijn_gcm_key *k, const unsigned char *key,
+                    size_t key_len)
+{
+    return rijn_gcm_setkey_impl(k, key, key_len, NULL, NULL);
+}
+
+/* see rijn_gcm.h */
+void rijn_gcm_key_wipe(rijn_gcm_key *k)
+{
+    size_t n = sizeof k->h;
+
+    for (size_t i = 0; i < ghash_registry.count; i++)
+        if (k->ghash == as_ghash(ghash_registry.list[i]))
+            n = k->ghash->key_bytes;
+    rijn_burn(k->h, n);
+    k->ghash = NULL;
+    rijn_aes_key_wipe(&k->aes);
+}
+
+/* see rijn_gcm.h */
+const char *rijn_gcm_key_ghash(const rijn_gcm_key *k)
+{
+    return k->ghash != NULL ? k->ghash->base.name : NULL;
+}
+
+/* ---- the pieces ---------------------------------------------------------- */
+
+/* y absorbs len bytes, the last block zero-padded (AAD, IV, tails). */
+static void ghash_padded(const rijn_gcm_key *k, uint8_t y[16],
+                         const uint8_t *p, size_t len)
+{
+    size_t full = len / 16;
+
+    k->ghash->blocks(k->h, y, p, full);
+    if (len % 16) {
+        uint8_t last[16] = {0};
+        memcpy(last, p + 16 * full, len % 16);
+        k->ghash->blocks(k->h, y, last, 1);
+    }
+}
+
+/* ctr += n in the low 32 bits (inc32, mod 2^32). */
+static void inc32(uint8_t ctr[16], uint64_t n)
+{
+    rijn_store32_be(ctr + 12, rijn_load32_be(ctr + 12) + (uint32_t)n);
+}
+
+/* J0 from the IV (5.2.1.1); ek0 = E(J0); ctr = inc32(J0). */
+static void start(const rijn_gcm_key *k, uint8_t ctr[16], uint8_t ek0[16],
+                  const uint8_t *iv, size_t iv_len)
+{
+    if (iv_len == 12) {
+        memcpy(ctr, iv, 12);
+        rijn_store32_be(ctr + 12, 1);
+    } else {
+        uint8_t lens[16] = {0};
+        memset(ctr, 0, 16);
+        ghash_padded(k, ctr, iv, iv_len);
+        rijn_store64_be(lens + 8, (uint64_t)iv_len * 8);
+        k->ghash->blocks(k->h, ctr, lens, 1);
+    }
+    k->aes.impl->ecb(&k->aes, ek0, ctr, 1);
+    inc32(ctr, 1);
+}
+
+/*
+ * Whole blocks: out = in ^ keystream from ctr (stepped past them), y
+ * absorbs the ciphertext (out when encrypting, in when decrypting).
+ */
+static void blocks(const rijn_gcm_key *k, uint8_t y[16], uint8_t ctr[16],
+                   uint8_t *out, const uint8_t *in, size_t nblocks,
+                   int decrypt)
+{
+    if (fused(k)) {
+        (decrypt ? k->ghash->dec : k->ghash->enc)(&k->aes, k->h, y, ctr, out,
+                                                  in, nblocks);
+        inc32(ctr, nblocks);
+        return;
+    }
+    while (nblocks > 0) {
+        size_t n = nblocks < GCM_CHUNK / 16 ? nblocks : GCM_CHUNK / 16;
+        if (decrypt)
+            k->ghash->blocks(k->h, y, in, n);
+        k->aes.impl->ctr32(&k->aes, out, in, n, ctr);
+        if (!decrypt)
+            k->ghash->blocks(k->h, y, out, n);
+        inc32(ctr, n);
+        in += 16 * n;
+        out += 16 * n;
+        nblocks -= n;
+    }
+}
+
+/* The last GHASH block (lengths in bits) and the full 16-byte tag. */
+static void tag16(const rijn_gcm_key *k, uint8_t y[16], const uint8_t ek0[16],
+                  uint64_t aad_len, uint64_t len, uint8_t tag[16])
+{
+    uint8_t lens[16];
+
+    rijn_store64_be(lens, aad_len * 8);
+    rijn_store64_be(lens + 8, len * 8);
+    k->ghash->blocks(k->h, y, lens, 1);
+    rijn_xor_bytes(tag, y, ek0, 16);
+}
+
+static int valid_lengths(size_t iv_len, size_t tag_len, size_t aad_len,
+                         size_t len)
+{
+    return iv_len >= 1 && tag_len >= 12 && tag_len <= 16 &&
+           (uint64_t)aad_len <= GCM_MAX_AAD && (uint64_t)len <= GCM_MAX_DATA;
+}
+
+/* One shot over a whole message: the full tag of aad and the ciphertext. */
+static void oneshot(const rijn_gcm_key *k, uint8_t *out, uint8_t tag[16],
+                    const uint8_t *iv, size_t iv_len, const uint8_t *aad,
+                    size_t aad_len, const uint8_t *in, size_t len,
+                    int decrypt)
+{
+    uint8_t ctr[16], ek0[16], y[16] = {0};
+    size_t full = len / 16, rest = len % 16;
+
+    start(k, ctr, ek0, iv, iv_len);
+    ghash_padded(k, y, aad, aad_len);
+    blocks(k, y, ctr, out, in, full, decrypt);
+    if (rest) {
+        static const uint8_t zero[16];
+        uint8_t ks[16], c[16] = {0};
+        k->aes.impl->ctr32(&k->aes, ks, zero, 1, ctr);
+        if (decrypt)
+            memcpy(c, in + 16 * full, rest);
+        rijn_xor_bytes(out + 16 * full, in + 16 * full, ks, rest);
+        if (!decrypt)
+            memcpy(c, out + 16 * full, rest);
+        k->ghash->blocks(k->h, y, c, 1);
+        rijn_burn(ks, sizeof ks);
+    }
+    tag16(k, y, ek0, aad_len, len, tag);
+    rijn_burn(ek0, sizeof ek0);
+    rijn_burn(y, sizeof y);
+}
+
+/* see rijn_gcm.h */
+int rijn_gcm_encrypt(const rijn_gcm_key *k, unsigned char *ct,
+                     unsigned char *tag, size_t tag_len,
+                     const unsigned char *iv, size_t iv_len,
+                     const unsigned char *aad, size_t aad_len,
+                     const unsigned char *pt, size_t len)
+{
+    uint8_t t[16];
+
+    if (k->ghash == NULL || !valid_lengths(iv_len, tag_len, aad_len, len))
+        return -1;
+    oneshot(k, ct, t, iv, iv_len, aad, aad_len, pt, len, 0);
+    memcpy(tag, t, tag_len);
+    rijn_burn(t, sizeof t);
+    return 0;
+}
+
+/* see rijn_gcm.h */
+int rijn_gcm_decrypt(const rijn_gcm_key *k, unsigned char *pt,
+                     const unsigned char *tag, size_t tag_len,
+                     const unsigned char *iv, size_t iv_len,
+                     const unsigned char *aad, size_t aad_len,
+                     const unsigned char *ct, size_t len)
+{
+    uint8_t t[16];
+    int ok;
+
+    if (k->ghash == NULL || !valid_lengths(iv_len, tag_len, aad_len, len)) {
+        if (pt != NULL && (uint64_t)len <= GCM_MAX_DATA)
+            rijn_burn(pt, len);
+        return -1;
+    }
+    oneshot(k, pt, t, iv, iv_len, aad, aad_len, ct, len, 1);
+    ok = rijn_ct_equal(t, tag, tag_len);
+    RIJN_PUBLIC(&ok, sizeof ok); /* accept or reject is public */
+    rijn_burn(t, sizeof t);
+    if (!ok) {
+        rijn_burn(pt, len);
+        return -1;
+    }
+    return 0;
+}
+
+/* see rijn_gcm.h */
+int rijn_gcm_seal(const rijn_gcm_key *k, unsigned char *out, size_t tag_len,
+                  const unsigned char *iv, size_t iv_len,
+                  const unsigned char *aad, size_t aad_len,
+                  const unsigned char *in, size_t len)
+{
+    return rijn_gcm_encrypt(k, out, out + len, tag_len, iv, iv_len, aad,
+                            aad_len, in, len);
+}
+
+/* see rijn_gcm.h */
+int rijn_gcm_open(const rijn_gcm_key *k, unsigned char *out, size_t tag_len,
+                  const unsigned char *iv, size_t iv_len,
+                  const unsigned char *aad, size_t aad_len,
+                  const unsigned char *in, size_t in_len)
+{
+    uint8_t tag[16];
+    int r;
+
+    if (tag_len < 12 || tag_len > 16 || in_len < tag_len)
+        return -1;
+    /* the tag first: out may overlap it when out == in */
+    memcpy(tag, in + in_len - tag_len, tag_len);
+    r = rijn_gcm_decrypt(k, out, tag, tag_len, iv, iv_len, aad, aad_len, in,
+                         in_len - tag_len);
+    rijn_burn(tag, sizeof tag);
+    return r;
+}
+
+/* ---- streaming ------------------------------------------------------------ */
+
+static int fail(rijn_gcm_ctx *c)
+{
+    const rijn_gcm_key *k = c->key;
+    rijn_burn(c, sizeof *c);
+    c->key = k;
+    c->state = ST_FAILED;
+    return -1;
+}
+
+/* see rijn_gcm.h */
+int rijn_gcm_start(rijn_gcm_ctx *c, const rijn_gcm_key *k,
+                   const unsigned char *iv, size_t iv_len)
+{
+    rijn_burn(c, sizeof *c);
+    c->key = k;
+    if (k == NULL || k->ghash == NULL || iv_len < 1)
+        return fail(c);
+    start(k, c->ctr, c->ek0, iv, iv_len);
+    c->ks_used = 16;
+    c->state = ST_AAD;
+    return 0;
+}
+
+/* see rijn_gcm.h */
+int rijn_gcm_aad(rijn_gcm_ctx *c, const unsigned char *aad, size_t len)
+{
+    size_t full;
+
+    if (c->state != ST_AAD || (uint64_t)len > GCM_MAX_AAD - c->aad_len)
+        return fail(c);
+    c->aad_len += len;
+    if (c->used) {
+        size_t take = 16 - c->used < len ? 16 - c->used : len;
+        memcpy(c->buf + c->used, aad, take);
+        c->used += (unsigned)take;
+        aad += take;
+        len -= take;
+        if (c->used < 16)
+            return 0;
+        c->key->ghash->blocks(c->key->h, c->y, c->buf, 1);
+        c->used = 0;
+    }
+    full = len / 16;
+    c->key->ghash->blocks(c->key->h, c->y, aad, full);
+    c->used = (unsigned)(len % 16);
+    memcpy(c->buf, aad + 16 * full, c->used);
+    return 0;
+}
+
+/* Data: the first call ends the AAD (its last block zero-padded). */
+static int update(rijn_gcm_ctx *c, uint8_t *out, const uint8_t *in,
+                  size_t len, int decrypt)
+{
+    const rijn_gcm_key *k = c->key;
+    const int state = decrypt ? ST_DEC : ST_ENC;
+    size_t full;
+
+    if (c->state == ST_AAD) {
+        if (c->used) {
+            memset(c->buf + c->used, 0, 16 - c->used);
+            k->ghash->blocks(k->h, c->y, c->buf, 1);
+            c->used = 0;
+        }
+        c->state = state;
+    }
+    if (c->state != state || (uint64_t)len > GCM_MAX_DATA - c->len)
+        return fail(c);
+    c->len += len;
+    /* the rest of the current partial block */
+    while (len > 0 && c->ks_used < 16) {
+        uint8_t b = in[0];
+        out[0] = (uint8_t)(b ^ c->ks[c->ks_used++]);
+        c->buf[c->used++] = decrypt ? b : out[0];
+        in++;
+        out++;
+        len--;
+        if (c->used == 16) {
+            k->ghash->blocks(k->h, c->y, c->buf, 1);
+            c->used = 0;
+        }
+    }
+    full = len / 16;
+    blocks(k, c->y, c->ctr, out, in, full, decrypt);
+    in += 16 * full;
+    out += 16 * full;
+    len -= 16 * full;
+    if (len > 0) {
+        static const uint8_t zero[16];
+        k->aes.impl->ctr32(&k->aes, c->ks, zero, 1, c->ctr);
+        inc32(c->ctr, 1);
+        if (decrypt)
+            memcpy(c->buf, in, len);
+        rijn_xor_bytes(out, in, c->ks, len);
+        if (!decrypt)
+            memcpy(c->buf, out, len);
+        c->used = (unsigned)len;
+        c->ks_used = (unsigned)len;
+    }
+    return 0;
+}
+
+/* see rijn_gcm.h */
+int rijn_gcm_encrypt_update(rijn_gcm_ctx *c, unsigned char *out,
+                            const unsigned char *in, size_t len)
+{
+    return update(c, out, in, len, 0);
+}
+
+/* see rijn_gcm.h */
+int rijn_gcm_decrypt_update(rijn_gcm_ctx *c, unsigned char *out,
+                            const unsigned char *in, size_t len)
+{
+    return update(c, out, in, len, 1);
+}
+
+/* The full tag; the context is wiped (and failed) afterwards. */
+static int final_tag(rijn_gcm_ctx *c, uint8_t tag[16])
+{
+    const rijn_gcm_key *k = c->key;
+
+    if (c->state != ST_AAD && c->state != ST_ENC && c->state != ST_DEC) {
+        fail(c);
+        return -1;
+    }
+    if (c->used) {
+        memset(c->buf + c->used, 0, 16 - c->used);
+        k->ghash->blocks(k->h, c->y, c->buf, 1);
+    }
+    tag16(k, c->y, c->ek0, c->aad_len, c->len, tag);
+    fail(c); /* wipes; nothing may follow */
+    return 0;
+}
+
+/* see rijn_gcm.h */
+int rijn_gcm_finish(rijn_gcm_ctx *c, unsigned char *tag, size_t tag_len)
+{
+    uint8_t t[16];
+
+    if (tag_len < 12 || tag_len > 16 || final_tag(c, t) != 0) {
+        fail(c);
+        return -1;
+    }
+    memcpy(tag, t, tag_len);
+    rijn_burn(t, sizeof t);
+    return 0;
+}
+
+/* see rijn_gcm.h */
+int rijn_gcm_verify(rijn_gcm_ctx *c, const unsigned char *tag,
+                    size_t tag_len)
+{
+    uint8_t t[16];
+    int ok;
+
+    if (tag_len < 12 || tag_len > 16 || final_tag(c, t) != 0) {
+        fail(c);
+        return -1;
+    }
+    ok = rijn_ct_equal(t, tag, tag_len);
+    RIJN_PUBLIC(&ok, sizeof ok); /* accept or reject is public */
+    rijn_burn(t, sizeof t);
+    return ok ? 0 : -1;
+}
+
+/* see rijn_gcm.h */
+void rijn_gcm_wipe(rijn_gcm_ctx *c)
+{
+    rijn_burn(c, sizeof *c);
+}
+
+/* ---- engines -------------------------------------------------------------- */
+
+/* see ghash.h */
+const rijn_ghash_engine *rijn_ghash_find(const char *name)
+{
+    const rijn_impl *d = rijn_registry_find(&ghash_registry, name);
+    return d != NULL ? as_ghash(d) : NULL;
+}
+
+/* see ghash.h */
+const rijn_ghash_engine *rijn_ghash_for(const char *aes_name)
+{
+    return pick_engine(rijn_aes_impl_find(aes_name), NULL);
+}
+
+/* see rijn_gcm.h */
+size_t rijn_gcm_impl_count(void)
+{
+    return ghash_registry.count;
+}
+
+/* see rijn_gcm.h */
+int rijn_gcm_impl_get(size_t i, rijn_impl_info *info)
+{
+    return rijn_registry_info(&ghash_registry, i, info);
+}
+
+/* see rijn_gcm.h */
+const char *rijn_gcm_impl_default(void)
+{
+    const rijn_impl *aes = rijn_registry_default(&rijn_aes_registry);
+    const rijn_ghash_engine *e =
+        pick_engine(aes != NULL ? (const rijn_aes_impl *)(const void *)aes
+                                : NULL,
+                    NULL);
+    return e != NULL ? e->base.name : NULL;
+}
