@@ -5,9 +5,10 @@
 #                             qemu-user and the cross compilers)
 set -euo pipefail
 
-pkgs=(build-essential cmake pkg-config libssl-dev libssl3 openssl libgcrypt20 gnuplot-nox)
+pkgs=(build-essential cmake pkg-config libssl-dev libssl3 openssl libgcrypt20 gnuplot-nox
+      libargon2-dev)
 if [ "${1:-}" = "--test" ]; then
-  pkgs+=(clang valgrind qemu-user
+  pkgs+=(clang valgrind qemu-user zlib1g-dev python3-cryptography python3-argon2
          gcc-powerpc-linux-gnu gcc-powerpc64-linux-gnu gcc-powerpc64le-linux-gnu
          gcc-aarch64-linux-gnu libc6-dev-powerpc-cross libc6-dev-ppc64-cross
          libc6-dev-ppc64el-cross libc6-dev-arm64-cross)

@@ -57,8 +57,8 @@ static void use(int on)
 struct vec {
     char kind[16], alg[16];
     uint8_t msg[FIELD_MAX], key[FIELD_MAX], pass[FIELD_MAX],
-        salt[FIELD_MAX], out[FIELD_MAX];
-    long msg_len, key_len, pass_len, salt_len, out_len;
+        salt[FIELD_MAX], out[FIELD_MAX], prk[FIELD_MAX], info[FIELD_MAX];
+    long msg_len, key_len, pass_len, salt_len, out_len, prk_len, info_len;
     unsigned long rep, iter;
 };
 
@@ -69,7 +69,7 @@ static int parse_vec(char *line, struct vec *v, unsigned lineno)
     char *save = NULL, *tok;
     unsigned seen = 0;
     enum { F_MSG = 1, F_KEY = 2, F_PASS = 4, F_SALT = 8, F_OUT = 16,
-           F_REP = 32, F_ITER = 64 };
+           F_REP = 32, F_ITER = 64, F_PRK = 128, F_INFO = 256 };
     unsigned need;
 
     memset(v, 0, sizeof *v);
@@ -100,6 +100,8 @@ static int parse_vec(char *line, struct vec *v, unsigned lineno)
         HEXF("pass", F_PASS, pass)
         HEXF("salt", F_SALT, salt)
         HEXF("out", F_OUT, out)
+        HEXF("prk", F_PRK, prk)
+        HEXF("info", F_INFO, info)
 #undef HEXF
         if (strcmp(tok, "rep") == 0) {
             v->rep = strtoul(eq, NULL, 10);
@@ -119,6 +121,8 @@ static int parse_vec(char *line, struct vec *v, unsigned lineno)
         need = F_KEY | F_MSG | F_OUT;
     else if (strcmp(v->kind, "pbkdf2") == 0)
         need = F_PASS | F_SALT | F_ITER | F_OUT;
+    else if (strcmp(v->kind, "hkdf") == 0)
+        need = F_PRK | F_INFO | F_OUT;
     else
         goto bad;
     if ((seen & need) != need || (seen & ~(need | F_REP)) != 0 ||
@@ -154,6 +158,10 @@ static void run_vector(const struct vec *v, unsigned lineno)
     } else if (strcmp(v->kind, "hmac") == 0) {
         rijn_hash_hmac(alg, got, v->key, (size_t)v->key_len, v->msg,
                   (size_t)v->msg_len);
+    } else if (strcmp(v->kind, "hkdf") == 0) {
+        rijn_hash_hkdf_expand(alg, got, (size_t)v->out_len, v->prk,
+                              (size_t)v->prk_len, v->info,
+                              (size_t)v->info_len);
     } else {
         for (uint32_t parts = 1; parts <= 3; parts++) {
             pbkdf2_parts(alg, v->pass, (size_t)v->pass_len, v->salt,

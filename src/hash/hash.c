@@ -505,6 +505,37 @@ void rijn_hash_hmac(const rijn_hash_alg *alg, unsigned char *out,
     rijn_burn(&hk, sizeof hk);
 }
 
+void rijn_hash_hkdf_expand(const rijn_hash_alg *alg, unsigned char *out,
+                           size_t out_len, const unsigned char *prk,
+                           size_t prk_len, const unsigned char *info,
+                           size_t info_len)
+{
+    struct hmac_key hk;
+    unsigned char t[RIJN_HASH_MAX_OUT], n = 0;
+    size_t tl = 0, hl = alg->out_len;
+
+    hmac_setkey(&hk, alg, prk, prk_len);
+    while (out_len > 0) {
+        /* T(n) = HMAC(PRK, T(n - 1) || info || n) */
+        rijn_hash_ctx c = hk.inner;
+        size_t take = out_len < hl ? out_len : hl;
+        n++;
+        rijn_hash_update(&c, t, tl);
+        rijn_hash_update(&c, info, info_len);
+        rijn_hash_update(&c, &n, 1);
+        rijn_hash_final(&c, t);
+        c = hk.outer;
+        rijn_hash_update(&c, t, hl);
+        rijn_hash_final(&c, t);
+        tl = hl;
+        memcpy(out, t, take);
+        out += take;
+        out_len -= take;
+    }
+    rijn_burn(t, sizeof t);
+    rijn_burn(&hk, sizeof hk);
+}
+
 /*
  * One PBKDF2 block: T_i = U_1 ^ ... ^ U_iter, U_1 = PRF(P, S || INT(i)),
  * U_j = PRF(P, U_{j-1}). From U_2 on, HMAC's inner and outer messages are

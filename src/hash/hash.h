@@ -74,6 +74,13 @@ void rijn_hash_hmac(const rijn_hash_alg *alg, unsigned char *out,
                const unsigned char *key, size_t key_len,
                const unsigned char *msg, size_t msg_len);
 
+/* HKDF-Expand (RFC 5869, section 2.3) with HMAC-alg: out_len <= 255 *
+ * alg->out_len bytes of output keying material from prk and info. */
+void rijn_hash_hkdf_expand(const rijn_hash_alg *alg, unsigned char *out,
+                           size_t out_len, const unsigned char *prk,
+                           size_t prk_len, const unsigned char *info,
+                           size_t info_len);
+
 /* PBKDF2-HMAC-alg (RFC 8018, section 5.2): out_len bytes. iter >= 1. */
 void rijn_hash_pbkdf2(const rijn_hash_alg *alg, const unsigned char *pass,
                       size_t pass_len, const unsigned char *salt,
