@@ -31,6 +31,15 @@
 
 #define PROBE_BYTES 32768
 
+/* Called where the library's calls ran: never inlined or cloned. */
+#if defined(__clang__)
+#define STACK_FN __attribute__((noinline))
+#elif defined(__GNUC__)
+#define STACK_FN __attribute__((noinline, noclone))
+#else
+#define STACK_FN
+#endif
+
 /* What must not be on the stack: up to 64 patterns of 16 bytes (or of
  * `len` bytes). */
 static struct {
@@ -56,10 +65,7 @@ static void secret(const uint8_t *p, size_t len, const char *what)
  * are read through a volatile pointer: they are whatever the last call
  * left, which is the point. Returns the number of secrets found.
  */
-#if defined(__GNUC__)
-__attribute__((noinline, noclone))
-#endif
-static unsigned scan_stack(const char *after)
+STACK_FN static unsigned scan_stack(const char *after)
 {
     unsigned char probe[PROBE_BYTES];
     const volatile unsigned char *v = probe;
@@ -88,10 +94,7 @@ static unsigned scan_stack(const char *after)
 
 /* Clean the stack region before a call, so that only that call's leftovers
  * can be found. */
-#if defined(__GNUC__)
-__attribute__((noinline, noclone))
-#endif
-static void clear_stack(void)
+STACK_FN static void clear_stack(void)
 {
     unsigned char z[PROBE_BYTES];
     rijn_burn(z, sizeof z);
