@@ -43,6 +43,7 @@
  *     altivec-bs         ppc      yes            AltiVec (bitsliced)
  *     altivec-vperm      ppc      yes            AltiVec (vperm S-box)
  *     altivec-vperm-otf  ppc      yes            AltiVec; on request only
+ *     armv8              aarch64  yes            ARMv8 crypto extension (AES)
  *     ct64               any      yes            - (bitsliced, 64-bit words)
  *     ref                any      NO             - (byte-wise, S-box table;
  *                                                a test oracle, never
