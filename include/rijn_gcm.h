@@ -46,6 +46,9 @@
  *   rijn_gcm_impl_get lists them, `rijn impl` prints them.
  *
  *     name              arch     constant-time  needs / notes
+ *     pmull             aarch64  yes            PMULL (ARMv8 crypto extension);
+ *                                               fused with armv8: 8 blocks
+ *                                               per step
  *     ctmul64           any      yes            integer multiplications with
  *                                               the bits spread out (64-bit
  *                                               products)
