@@ -17,6 +17,17 @@
  *   imix     12 packets with IV setup: 7 x 40, 4 x 576, 1 x 1500 [4084]
  *   key      one key expansion (rijn_aes_setkey) [-]
  *   iv       one IV setup (rijn_aes_ctr_setiv) [-]
+ *   gcm      the next 4096 bytes of one AES-GCM encryption
+ *            (rijn_gcm_encrypt_update) [4096]
+ *   gcm1420, gcm64
+ *            one AES-GCM message with a 12-byte IV, no AAD, 16-byte tag
+ *            (rijn_gcm_encrypt, key expanded once) [1420, 64]
+ *   poly     the next 4096 bytes of one Poly1305 (rijn_poly1305_update)
+ *            [4096]
+ *   poly64   Poly1305 of a 64-byte message with its key (rijn_poly1305)
+ *            [64]
+ * The GHASH engine and the Poly1305 engine are the library's defaults
+ * (RIJN_GHASH_IMPL, RIJN_POLY1305_IMPL); "impl" names them too.
  * Every operation is done once before the N counted ones (warm-up).
  * Prints "impl <name>" so the caller can check which backend ran.
  */
@@ -26,18 +37,26 @@
 #include <string.h>
 
 #include "rijn.h"
+#include "rijn_gcm.h"
+#include "rijn_poly1305.h"
 
 static RIJN_ALIGN(64) unsigned char buf[4096];
 static rijn_aes_ctr_ctx ctx;
 static rijn_aes_key key2;
-static unsigned char key[32], iv[16];
+static unsigned char key[32], iv[16], tag[16];
+static rijn_gcm_key gkey;
+static rijn_gcm_ctx gctx;
+static rijn_poly1305_ctx pctx;
 
-enum { OP_STREAM, OP_P40, OP_P576, OP_P1500, OP_IMIX, OP_KEY, OP_IV };
+enum { OP_STREAM, OP_P40, OP_P576, OP_P1500, OP_IMIX, OP_KEY, OP_IV,
+       OP_GCM, OP_GCM1420, OP_GCM64, OP_POLY, OP_POLY64 };
 
 static int parse_op(const char *op)
 {
     static const char *const names[] = {"stream", "p40", "p576", "p1500",
-                                        "imix", "key", "iv"};
+                                        "imix", "key", "iv", "gcm",
+                                        "gcm1420", "gcm64", "poly",
+                                        "poly64"};
     for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
         if (strcmp(op, names[i]) == 0)
             return i;
@@ -90,6 +109,26 @@ static void run(int op, size_t bits, unsigned long n)
         for (i = 0; i < n; i++)
             rijn_aes_ctr_setiv(&ctx, iv);
         break;
+    case OP_GCM:
+        for (i = 0; i < n; i++)
+            rijn_gcm_encrypt_update(&gctx, buf, buf, sizeof buf);
+        break;
+    case OP_GCM1420:
+        for (i = 0; i < n; i++)
+            rijn_gcm_encrypt(&gkey, buf, tag, 16, iv, 12, NULL, 0, buf, 1420);
+        break;
+    case OP_GCM64:
+        for (i = 0; i < n; i++)
+            rijn_gcm_encrypt(&gkey, buf, tag, 16, iv, 12, NULL, 0, buf, 64);
+        break;
+    case OP_POLY:
+        for (i = 0; i < n; i++)
+            rijn_poly1305_update(&pctx, buf, sizeof buf);
+        break;
+    case OP_POLY64:
+        for (i = 0; i < n; i++)
+            rijn_poly1305(tag, buf, 64, key);
+        break;
     }
 }
 
@@ -122,8 +161,16 @@ int main(int argc, char **argv)
                 "RIJN_IMPL=%s)\n", bits, getenv("RIJN_IMPL") ? getenv("RIJN_IMPL") : "");
         return 1;
     }
+    if (rijn_gcm_setkey(&gkey, key, bits / 8) != 0 ||
+        rijn_gcm_start(&gctx, &gkey, iv, 12) != 0 ||
+        rijn_poly1305_init(&pctx, key) != 0) {
+        fprintf(stderr, "insncount_driver: GCM or Poly1305 setup failed\n");
+        return 1;
+    }
     run(op, bits, 1); /* warm-up, in both the N and the 0 run */
     run(op, bits, n);
-    printf("impl %s check %02x\n", rijn_aes_key_impl(&ctx.key), buf[0]);
+    printf("impl %s ghash %s poly1305 %s check %02x\n",
+           rijn_aes_key_impl(&ctx.key), rijn_gcm_key_ghash(&gkey),
+           rijn_poly1305_ctx_impl(&pctx), buf[0]);
     return 0;
 }

@@ -12,6 +12,12 @@ if [ "${1:-}" = "--test" ]; then
          gcc-powerpc-linux-gnu gcc-powerpc64-linux-gnu gcc-powerpc64le-linux-gnu
          gcc-aarch64-linux-gnu libc6-dev-powerpc-cross libc6-dev-ppc64-cross
          libc6-dev-ppc64el-cross libc6-dev-arm64-cross)
+  # Debian's arm64 libcrypto next to the host's (multiarch): the aarch64
+  # cross build then runs its OpenSSL differential suites under qemu
+  # against it (cmake/toolchains/rijn-cross-common.cmake).
+  if [ "$(dpkg --print-architecture)" != arm64 ]; then
+    pkgs+=(libssl-dev:arm64)
+  fi
 fi
 
 missing=()
@@ -26,6 +32,14 @@ fi
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 echo "setup: installing ${missing[*]}"
+for p in "${missing[@]}"; do
+  case $p in
+  *:arm64)
+    dpkg --print-foreign-architectures | grep -qx arm64 ||
+      $sudo dpkg --add-architecture arm64
+    ;;
+  esac
+done
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "setup: done"

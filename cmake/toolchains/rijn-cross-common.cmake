@@ -31,6 +31,32 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+# Debian's libcrypto for the target, installed next to the host's through
+# multiarch (scripts/setup.sh --test installs libssl-dev:arm64): when it is
+# there, the OpenSSL differential suites (diff_openssl, gcm_openssl,
+# poly1305_openssl) are built too, linked statically like everything here,
+# and run under qemu against a real peer. Its headers are split between
+# /usr/include/openssl and /usr/include/<triple>/openssl; one folder of
+# links in the build tree joins them (adding /usr/include itself to a cross
+# build would let host headers in). -DRIJN_CROSS_OPENSSL=OFF leaves it out.
+if(NOT DEFINED RIJN_CROSS_OPENSSL OR RIJN_CROSS_OPENSSL)
+  set(_rijn_ossl_lib /usr/lib/${RIJN_CROSS_TRIPLE}/libcrypto.a)
+  set(_rijn_ossl_inc /usr/include/${RIJN_CROSS_TRIPLE}/openssl)
+  if(EXISTS "${_rijn_ossl_lib}" AND EXISTS "${_rijn_ossl_inc}/opensslconf.h" AND
+     EXISTS /usr/include/openssl/evp.h)
+    set(_rijn_ossl_join "${CMAKE_BINARY_DIR}/rijn-openssl-${RIJN_CROSS_TRIPLE}")
+    file(GLOB _rijn_ossl_headers /usr/include/openssl/*.h "${_rijn_ossl_inc}/*.h")
+    file(MAKE_DIRECTORY "${_rijn_ossl_join}/openssl")
+    foreach(_h IN LISTS _rijn_ossl_headers)
+      get_filename_component(_n "${_h}" NAME)
+      file(CREATE_LINK "${_h}" "${_rijn_ossl_join}/openssl/${_n}" SYMBOLIC)
+    endforeach()
+    set(OPENSSL_INCLUDE_DIR "${_rijn_ossl_join}" CACHE PATH "OpenSSL headers for the target")
+    set(OPENSSL_CRYPTO_LIBRARY "${_rijn_ossl_lib}" CACHE FILEPATH "libcrypto for the target")
+    set(OPENSSL_USE_STATIC_LIBS TRUE)
+  endif()
+endif()
+
 if(NOT RIJN_QEMU_CPU AND DEFINED ENV{RIJN_QEMU_CPU} AND NOT "$ENV{RIJN_QEMU_CPU}" STREQUAL "")
   set(RIJN_QEMU_CPU "$ENV{RIJN_QEMU_CPU}")
 endif()
