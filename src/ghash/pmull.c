@@ -331,87 +331,126 @@ static void pm_blocks(const uint64_t *hk, uint8_t y[16], const uint8_t *in,
     "st1 {v" #a ".16b-v" #d ".16b}, [%[out]], #64\n\t"
 
 /*
- * nbatches (> 0) steps of 8 blocks: AES-CTR from c / w (v12, the base
- * counter block; v13 the constant 1 in byte 15), and the GHASH of the 8
- * blocks at gh (advanced by 128 per step) between the round groups.
- * TAIL: the rounds after the first 8 (FK_TAIL*), KL the register of the
- * last round key after them.
+ * The fused loops. v12 is the base counter block, v13 the constant 1 in
+ * byte 15; [fast] counts the batches before byte 15 of the base wraps
+ * (armv8.h), after which a batch is built from w + 8 * (batches done)
+ * (label 3). Each step: the counters, the first 8 rounds with the GHASH
+ * of the 8 blocks at gh (advanced by 128) between the round groups, the
+ * last rounds (TAIL: FK_TAIL*, the last round key then in v<KL>), the
+ * reduction, and out = in ^ k_last ^ state.
  */
-#define FK_LOOP(TAIL, KL) \
-    __asm__ volatile( \
-        "ld1 {v29.16b}, [%[y]]\n\t" \
-        "rev64 v29.16b, v29.16b\n\t" \
-        "ld1 {v12.16b}, [%[cp]]\n\t" \
-        "movi v30.16b, #0xe1\n\t" \
-        "shl v30.2d, v30.2d, #57\n\t" \
-        "movi v13.2d, #0\n\t" \
-        "mov w10, #1\n\t" \
-        "mov v13.b[15], w10\n\t" \
-        "1:\n\t" \
-        "subs %[fast], %[fast], #1\n\t" \
-        "b.lo 3f\n\t" \
-        "mov v0.16b, v12.16b\n\t" \
-        "add v1.16b, v12.16b, v13.16b\n\t" \
-        "add v2.16b, v1.16b, v13.16b\n\t" \
-        "add v3.16b, v2.16b, v13.16b\n\t" \
-        "add v4.16b, v3.16b, v13.16b\n\t" \
-        "add v5.16b, v4.16b, v13.16b\n\t" \
-        "add v6.16b, v5.16b, v13.16b\n\t" \
-        "add v7.16b, v6.16b, v13.16b\n\t" \
-        "add v12.16b, v7.16b, v13.16b\n\t" \
-        "2:\n\t" \
-        FK_GROUP4 \
-        GH_FIRST_HALF \
-        FK_GROUP4 \
-        GH_SECOND_HALF \
-        TAIL \
-        GH_REDUCE \
-        FK_XOR4(0, 1, 2, 3, KL) \
-        FK_XOR4(4, 5, 6, 7, KL) \
-        "subs %[n], %[n], #1\n\t" \
-        "b.ne 1b\n\t" \
-        "b 4f\n\t" \
-        "3:\n\t" \
-        "mov %[fast], #31\n\t" \
-        "sub x11, %[nall], %[n]\n\t" \
-        "add w11, %w[w], w11, lsl #3\n\t" \
-        FK_SLOW1(0) FK_SLOW1(1) FK_SLOW1(2) FK_SLOW1(3) \
-        FK_SLOW1(4) FK_SLOW1(5) FK_SLOW1(6) FK_SLOW1(7) \
-        "add w10, w11, #8\n\t" \
-        "rev w10, w10\n\t" \
-        "mov v12.s[3], w10\n\t" \
-        "b 2b\n\t" \
-        "4:\n\t" \
-        "rev64 v29.16b, v29.16b\n\t" \
-        "st1 {v29.16b}, [%[y]]\n\t" \
-        : [in] "+&r"(in), [out] "+&r"(out), [gh] "+&r"(gh), \
-          [n] "+&r"(nbatches), [kp] "+&r"(kp), [hp] "+&r"(hp), \
-          [fast] "+&r"(fast) \
-        : [w] "r"(w), [nall] "r"(nall), [kneg] "r"(kneg), \
-          [hneg] "r"(hneg), [cp] "r"(ctr), [y] "r"(y) \
-        : "x10", "x11", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", \
-          "v9", "v10", "v11", "v12", "v13", GH_CLOBBERS, "cc", "memory")
+#define FK_SETUP \
+    "ld1 {v29.16b}, [%[y]]\n\t" \
+    "rev64 v29.16b, v29.16b\n\t" \
+    "ld1 {v12.16b}, [%[cp]]\n\t" \
+    "movi v30.16b, #0xe1\n\t" \
+    "shl v30.2d, v30.2d, #57\n\t" \
+    "movi v13.2d, #0\n\t" \
+    "mov w10, #1\n\t" \
+    "mov v13.b[15], w10\n\t"
+#define FK_MAIN(TAIL, KL) \
+    "1:\n\t" \
+    "subs %[fast], %[fast], #1\n\t" \
+    "b.lo 3f\n\t" \
+    "mov v0.16b, v12.16b\n\t" \
+    "add v1.16b, v12.16b, v13.16b\n\t" \
+    "add v2.16b, v1.16b, v13.16b\n\t" \
+    "add v3.16b, v2.16b, v13.16b\n\t" \
+    "add v4.16b, v3.16b, v13.16b\n\t" \
+    "add v5.16b, v4.16b, v13.16b\n\t" \
+    "add v6.16b, v5.16b, v13.16b\n\t" \
+    "add v7.16b, v6.16b, v13.16b\n\t" \
+    "add v12.16b, v7.16b, v13.16b\n\t" \
+    "2:\n\t" \
+    FK_GROUP4 \
+    GH_FIRST_HALF \
+    FK_GROUP4 \
+    GH_SECOND_HALF \
+    TAIL \
+    GH_REDUCE \
+    FK_XOR4(0, 1, 2, 3, KL) \
+    FK_XOR4(4, 5, 6, 7, KL) \
+    "subs %[n], %[n], #1\n\t" \
+    "b.ne 1b\n\t" \
+    "b 4f\n\t" \
+    "3:\n\t" \
+    "mov %[fast], #31\n\t" \
+    "sub x11, %[nall], %[n]\n\t" \
+    "add w11, %w[w], w11, lsl #3\n\t" \
+    FK_SLOW1(0) FK_SLOW1(1) FK_SLOW1(2) FK_SLOW1(3) \
+    FK_SLOW1(4) FK_SLOW1(5) FK_SLOW1(6) FK_SLOW1(7) \
+    "add w10, w11, #8\n\t" \
+    "rev w10, w10\n\t" \
+    "mov v12.s[3], w10\n\t" \
+    "b 2b\n\t"
+/* encryption's first batch: AES only, its blocks built from w0 */
+#define FK_FIRST(TAIL, KL) \
+    "mov w11, %w[w0]\n\t" \
+    FK_SLOW1(0) FK_SLOW1(1) FK_SLOW1(2) FK_SLOW1(3) \
+    FK_SLOW1(4) FK_SLOW1(5) FK_SLOW1(6) FK_SLOW1(7) \
+    "add w10, w11, #8\n\t" \
+    "rev w10, w10\n\t" \
+    "mov v12.s[3], w10\n\t" \
+    FK_GROUP4 FK_GROUP4 TAIL \
+    FK_XOR4(0, 1, 2, 3, KL) \
+    FK_XOR4(4, 5, 6, 7, KL)
+#define FK_FINISH \
+    "rev64 v29.16b, v29.16b\n\t" \
+    "st1 {v29.16b}, [%[y]]\n\t"
+#define FK_OPERANDS \
+    : [in] "+&r"(in), [out] "+&r"(out), [gh] "+&r"(gh), \
+      [n] "+&r"(nbatches), [kp] "+&r"(kp), [hp] "+&r"(hp), \
+      [fast] "+&r"(fast) \
+    : [w] "r"(w), [w0] "r"(w0), [nall] "r"(nall), [kneg] "r"(kneg), \
+      [hneg] "r"(hneg), [cp] "r"(ctr), [y] "r"(y) \
+    : "x10", "x11", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", \
+      "v9", "v10", "v11", "v12", "v13", GH_CLOBBERS, "cc", "memory"
+/* decryption: nbatches (> 0) steps hashing the ciphertext they decrypt */
+#define FK_DEC(TAIL, KL) \
+    __asm__ volatile(FK_SETUP FK_MAIN(TAIL, KL) "4:\n\t" FK_FINISH \
+                     FK_OPERANDS)
+/* encryption: the first batch alone, nbatches (>= 0) steps each hashing
+ * the batch before it, then the GHASH of the last batch */
+#define FK_ENC(TAIL, KL) \
+    __asm__ volatile(FK_SETUP FK_FIRST(TAIL, KL) \
+                     "cbz %[n], 4f\n\t" \
+                     FK_MAIN(TAIL, KL) \
+                     "4:\n\t" \
+                     GH_FIRST_HALF GH_SECOND_HALF GH_REDUCE \
+                     FK_FINISH \
+                     FK_OPERANDS)
 
-/* nbatches steps; returns nothing, y updated */
-static void pm_fused_loop(const rijn_aes_key *k, const uint8_t *tab,
-                          uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
-                          const uint8_t *in, const uint8_t *gh,
-                          size_t nbatches)
+/* nbatches (> 0) batches of 8 blocks from counter block ctr, y absorbing
+ * their ciphertext: out (enc) or in (decryption). */
+static void pm_fused(const rijn_aes_key *k, const uint8_t *tab,
+                     uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
+                     const uint8_t *in, size_t nbatches, int enc)
 {
     const uint8_t *kp = (const uint8_t *)k->rk, *hp = tab;
-    const uint32_t w = rijn_load32_be(ctr + 12);
-    const size_t nall = nbatches;
-    /* batches before byte 15 of the base block wraps in one (armv8.h):
-     * one per 8 steps of the low byte while it stays below 0xf8 */
+    const uint8_t *gh = enc ? out : in;
+    const uint32_t w0 = rijn_load32_be(ctr + 12);
+    /* encryption's loop starts one batch later */
+    const uint32_t w = w0 + (enc ? 8 : 0);
     size_t fast = (w & 0xff) < 0xf8 ? (0xf7 - (w & 0xff)) / 8 + 1 : 0;
+    const size_t nall = enc ? nbatches - 1 : nbatches; /* loop steps */
     const long kneg = k->rounds == 10 ? -128 : -192, hneg = -160;
 
-    if (k->rounds == 10)
-        FK_LOOP(FK_TAIL10, 10);
-    else if (k->rounds == 12)
-        FK_LOOP(FK_TAIL12X, 8);
-    else
-        FK_LOOP(FK_TAIL14, 10);
+    nbatches = nall;
+    if (enc) {
+        if (k->rounds == 10)
+            FK_ENC(FK_TAIL10, 10);
+        else if (k->rounds == 12)
+            FK_ENC(FK_TAIL12X, 8);
+        else
+            FK_ENC(FK_TAIL14, 10);
+    } else {
+        if (k->rounds == 10)
+            FK_DEC(FK_TAIL10, 10);
+        else if (k->rounds == 12)
+            FK_DEC(FK_TAIL12X, 8);
+        else
+            FK_DEC(FK_TAIL14, 10);
+    }
 }
 
 /* ctr + n (inc32) */
@@ -425,19 +464,11 @@ static void pm_enc(const rijn_aes_key *k, const uint64_t *hk, uint8_t y[16],
                    const uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                    size_t nblocks)
 {
-    const uint8_t *t = (const uint8_t *)hk;
     const size_t nb = nblocks / 8, rest = nblocks % 8;
     uint8_t c[16];
 
-    if (nb > 0) {
-        /* the first 8 blocks alone, then each step hashes the previous 8 */
-        k->impl->ctr32(k, out, in, 8, ctr);
-        if (nb > 1) {
-            pm_ctr_add(c, ctr, 8);
-            pm_fused_loop(k, t, y, c, out + 128, in + 128, out, nb - 1);
-        }
-        pm_ghash8(t, y, out + 128 * (nb - 1), 1);
-    }
+    if (nb > 0)
+        pm_fused(k, (const uint8_t *)hk, y, ctr, out, in, nb, 1);
     if (rest > 0) {
         pm_ctr_add(c, ctr, 8 * nb);
         k->impl->ctr32(k, out + 128 * nb, in + 128 * nb, rest, c);
@@ -449,12 +480,11 @@ static void pm_dec(const rijn_aes_key *k, const uint64_t *hk, uint8_t y[16],
                    const uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                    size_t nblocks)
 {
-    const uint8_t *t = (const uint8_t *)hk;
     const size_t nb = nblocks / 8, rest = nblocks % 8;
     uint8_t c[16];
 
     if (nb > 0)
-        pm_fused_loop(k, t, y, ctr, out, in, in, nb);
+        pm_fused(k, (const uint8_t *)hk, y, ctr, out, in, nb, 0);
     if (rest > 0) {
         pm_blocks(hk, y, in + 128 * nb, rest);
         pm_ctr_add(c, ctr, 8 * nb);
