@@ -195,12 +195,13 @@ A8_INLINE void a8_ctr_batch(const rijn_aes_key *k, const unsigned nr,
  * through the stack when this is written with intrinsics, which costs a
  * fifth more instructions. Registers: v0-v7 the states, v8.. the round
  * keys (k_i in v(8 + i)), v24 the constant 1 in byte 15, v25-v28 the
- * data; c (the base counter block) and w (its low 32 bits, native) are
- * operands. Per batch: w += 8; if byte 15 of the base would wrap (the new
- * w's bits 3..7 all zero), the blocks are built from w (label 3),
- * otherwise by a chain of byte-lane ADDs; then the rounds, round-major
- * (each key used for all 8 states in a row, AESE/AESMC pairs adjacent),
- * and out = in ^ k_nr ^ state, 4 blocks per load and store.
+ * data; c (the base counter block) is an operand, w (its low 32 bits,
+ * native) that of the first batch. fast counts the batches before byte 15
+ * of the base wraps in one (its low byte at 0xf8 or above); that batch is
+ * built from w + 8 * (batches done) (label 3) and the next 31 are fast
+ * again; the others are a chain of byte-lane ADDs. Then the rounds,
+ * round-major (each key used for all 8 states in a row, AESE/AESMC pairs
+ * adjacent), and out = in ^ k_nr ^ state, 4 blocks per load and store.
  */
 #define A8_S1(j, k) "aese v" #j ".16b, v" #k ".16b\n\t" \
                     "aesmc v" #j ".16b, v" #j ".16b\n\t"
@@ -230,7 +231,7 @@ A8_INLINE void a8_ctr_batch(const rijn_aes_key *k, const unsigned nr,
                   "ld1 {v16.16b-v19.16b}, [%[rk]], #64\n\t" \
                   "ld1 {v20.16b-v22.16b}, [%[rk]]\n\t"
 /* slow path: block j = c with bytes 12..15 = w - 8 + j */
-#define A8_SLOW1(j) "add w10, %w[w], #(" #j " - 8)\n\t" \
+#define A8_SLOW1(j) "add w10, w11, #" #j "\n\t" \
                     "rev w10, w10\n\t" \
                     "mov v" #j ".16b, %[c].16b\n\t" \
                     "mov v" #j ".s[3], w10\n\t"
@@ -253,9 +254,8 @@ A8_INLINE void a8_ctr_batch(const rijn_aes_key *k, const unsigned nr,
         "mov w10, #1\n\t" \
         "mov v24.b[15], w10\n\t" \
         "1:\n\t" \
-        "add %w[w], %w[w], #8\n\t" \
-        "tst %w[w], #0xf8\n\t" \
-        "b.eq 3f\n\t" \
+        "subs %[fast], %[fast], #1\n\t" \
+        "b.lo 3f\n\t" \
         "mov v0.16b, %[c].16b\n\t" \
         "add v1.16b, %[c].16b, v24.16b\n\t" \
         "add v2.16b, v1.16b, v24.16b\n\t" \
@@ -273,16 +273,20 @@ A8_INLINE void a8_ctr_batch(const rijn_aes_key *k, const unsigned nr,
         "b.ne 1b\n\t" \
         "b 4f\n\t" \
         "3:\n\t" \
+        "mov %[fast], #31\n\t" \
+        "sub x11, %[nall], %[n]\n\t" \
+        "add w11, %w[w], w11, lsl #3\n\t" \
         A8_SLOW1(0) A8_SLOW1(1) A8_SLOW1(2) A8_SLOW1(3) \
         A8_SLOW1(4) A8_SLOW1(5) A8_SLOW1(6) A8_SLOW1(7) \
-        "rev w10, %w[w]\n\t" \
+        "add w10, w11, #8\n\t" \
+        "rev w10, w10\n\t" \
         "mov %[c].s[3], w10\n\t" \
         "b 2b\n\t" \
         "4:\n\t" \
-        : [c] "+w"(c), [w] "+r"(w), [in] "+r"(in), [out] "+r"(out), \
-          [n] "+r"(nbatches), [rk] "+r"(rkp) \
-        : \
-        : "w10", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", \
+        : [c] "+w"(c), [in] "+&r"(in), [out] "+&r"(out), \
+          [n] "+&r"(n), [rk] "+&r"(rkp), [fast] "+&r"(fast) \
+        : [w] "r"(w), [nall] "r"(nbatches) \
+        : "x10", "x11", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", \
           "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", \
           "v18", "v19", "v20", "v21", "v22", "v24", "v25", "v26", "v27", \
           "v28", "cc", "memory")
@@ -297,12 +301,16 @@ A8_INLINE void a8_ctr_nr(const rijn_aes_key *k, uint8_t *out,
 
     if (nbatches > 0) {
         const uint8_t *rkp = (const uint8_t *)k->rk;
+        size_t n = nbatches;
+        /* batches before byte 15 of the base wraps in one */
+        size_t fast = (w & 0xff) < 0xf8 ? (0xf7 - (w & 0xff)) / 8 + 1 : 0;
         if (nr == 10)
             A8_CTR_LOOP(A8_KEYS10, A8_ROUNDS10, 18);
         else if (nr == 12)
             A8_CTR_LOOP(A8_KEYS12, A8_ROUNDS12, 20);
         else
             A8_CTR_LOOP(A8_KEYS14, A8_ROUNDS14, 22);
+        w += 8 * (uint32_t)nbatches;
     }
     if (nblocks % A8_BATCH == 0)
         return;
