@@ -30,10 +30,10 @@
  * last round ends at k = 0, so its key is added to the 8 output blocks
  * after the transpose (8 XOR).
  *
- * One-block path, in the manner of Kraszewski's AltiVec AES notes: the
- * 256-byte S-box lives in 16 vector registers and is read with 8 vec_perm
- * (5 index bits) and 7 vec_sel (3 index bits) for 16 bytes at once; no
- * memory lookup. The table is S(x) ^ 0x63, and the path is fixsliced like
+ * One-block path: the register S-box of altivec_sbox.h (Kraszewski's
+ * AltiVec AES notes: the 256-byte table in 16 vector registers, 16
+ * lookups by 8 vperm and 7 vsel, no memory lookup), shared with
+ * altivec-vperm. The table is S(x) ^ 0x63, and the path is fixsliced like
  * the bitsliced one (input permuted by FIX_k0, MixColumns selectors per
  * round, no ShiftRows), so both read the same stored round keys. Runs of
  * at most VP_MAX blocks, and the tail of a long run, take this path and
@@ -70,7 +70,7 @@
 #error "altivec_bs.c must be compiled with -maltivec -mabi=altivec"
 #endif
 
-#include <altivec.h>
+#include "altivec_sbox.h"
 
 /* GCC's pre-allocation scheduling lengthens live ranges past the 32 vector
  * registers in the bitsliced rounds; without it, 0.3-1.5% fewer
@@ -103,22 +103,29 @@ typedef __vector unsigned int v32;
 #define K0(rounds) ((rounds) == 12 ? 0u : 2u)
 
 /* vec_perm selectors; byte p = 4 * column + row, element order. */
-#define R1_0 {1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12}
-#define R1_1 {5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12, 1, 2, 3, 0}
-#define R1_2 {9, 10, 11, 8, 13, 14, 15, 12, 1, 2, 3, 0, 5, 6, 7, 4}
-#define R1_3 {13, 14, 15, 12, 1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8}
-#define R2_0 {2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13}
-#define R2_1 {10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5}
+#define R1_0 (1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12)
+#define R1_1 (5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12, 1, 2, 3, 0)
+#define R1_2 (9, 10, 11, 8, 13, 14, 15, 12, 1, 2, 3, 0, 5, 6, 7, 4)
+#define R1_3 (13, 14, 15, 12, 1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8)
+#define R2_0 (2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13)
+#define R2_1 (10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5)
+#define APPLY(m, list) m list
+#define VEC(...) {__VA_ARGS__}
 /* row r+1, column x+k; row r+2, column x+2k (k even, odd) */
-static const v8 perm_r1[4] = {R1_0, R1_1, R1_2, R1_3};
-static const v8 perm_r2[2] = {R2_0, R2_1};
+static const v8 perm_r1[4] = {APPLY(VEC, R1_0), APPLY(VEC, R1_1),
+                              APPLY(VEC, R1_2), APPLY(VEC, R1_3)};
+static const v8 perm_r2[2] = {APPLY(VEC, R2_0), APPLY(VEC, R2_1)};
 /* perm_r1[k], perm_r2[k & 1] for k = 1, 2, 3, 0, 1, ...: the selectors of
  * round r at entry 2 * (r - 1 + k0) (one-block path, up to 13 rounds from
- * k0 = 2) */
-#define SEL4 R1_1, R2_1, R1_2, R2_0, R1_3, R2_1, R1_0, R2_0
-static const v8 sel_tab[30] = {SEL4, SEL4, SEL4, R1_1, R2_1, R1_2, R2_0,
-                               R1_3, R2_1};
+ * k0 = 2), as controls of avp_vperm_raw (no vnor on little-endian) */
+#define SEL2(r1, r2) APPLY(AVP_CTL1, r1), APPLY(AVP_CTL1, r2)
+#define SEL4 SEL2(R1_1, R2_1), SEL2(R1_2, R2_0), SEL2(R1_3, R2_1), SEL2(R1_0, R2_0)
+static const v8 sel_tab[30] = {SEL4, SEL4, SEL4, SEL2(R1_1, R2_1),
+                               SEL2(R1_2, R2_0), SEL2(R1_3, R2_1)};
 #undef SEL4
+#undef SEL2
+#undef VEC
+#undef APPLY
 #undef R1_0
 #undef R1_1
 #undef R1_2
@@ -162,76 +169,8 @@ static const v8 c55 = {0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55,
                        0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55};
 static const v8 c33 = {0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33,
                        0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33};
-/* xtime after a rotation by 1: 0x1a at odd indices (bit 0 = old bit 7) */
-static const v8 xtime_tab = {0, 0x1a, 0, 0x1a, 0, 0x1a, 0, 0x1a,
-                             0, 0x1a, 0, 0x1a, 0, 0x1a, 0, 0x1a};
-
-/* The AES S-box without its constant, S(x) ^ 0x63, as 16 vectors
- * (entries 16*i .. 16*i+15). */
-static const v8 sbox_tab[16] = {
-    {0x00, 0x1f, 0x14, 0x18, 0x91, 0x08, 0x0c, 0xa6, 0x53, 0x62, 0x04, 0x48, 0x9d, 0xb4, 0xc8, 0x15},
-    {0xa9, 0xe1, 0xaa, 0x1e, 0x99, 0x3a, 0x24, 0x93, 0xce, 0xb7, 0xc1, 0xcc, 0xff, 0xc7, 0x11, 0xa3},
-    {0xd4, 0x9e, 0xf0, 0x45, 0x55, 0x5c, 0x94, 0xaf, 0x57, 0xc6, 0x86, 0x92, 0x12, 0xbb, 0x52, 0x76},
-    {0x67, 0xa4, 0x40, 0xa0, 0x7b, 0xf5, 0x66, 0xf9, 0x64, 0x71, 0xe3, 0x81, 0x88, 0x44, 0xd1, 0x16},
-    {0x6a, 0xe0, 0x4f, 0x79, 0x78, 0x0d, 0x39, 0xc3, 0x31, 0x58, 0xb5, 0xd0, 0x4a, 0x80, 0x4c, 0xe7},
-    {0x30, 0xb2, 0x63, 0x8e, 0x43, 0x9f, 0xd2, 0x38, 0x09, 0xa8, 0xdd, 0x5a, 0x29, 0x2f, 0x3b, 0xac},
-    {0xb3, 0x8c, 0xc9, 0x98, 0x20, 0x2e, 0x50, 0xe6, 0x26, 0x9a, 0x61, 0x1c, 0x33, 0x5f, 0xfc, 0xcb},
-    {0x32, 0xc0, 0x23, 0xec, 0xf1, 0xfe, 0x5b, 0x96, 0xdf, 0xd5, 0xb9, 0x42, 0x73, 0x9c, 0x90, 0xb1},
-    {0xae, 0x6f, 0x70, 0x8f, 0x3c, 0xf4, 0x27, 0x74, 0xa7, 0xc4, 0x1d, 0x5e, 0x07, 0x3e, 0x7a, 0x10},
-    {0x03, 0xe2, 0x2c, 0xbf, 0x41, 0x49, 0xf3, 0xeb, 0x25, 0x8d, 0xdb, 0x77, 0xbd, 0x3d, 0x68, 0xb8},
-    {0x83, 0x51, 0x59, 0x69, 0x2a, 0x65, 0x47, 0x3f, 0xa1, 0xb0, 0xcf, 0x01, 0xf2, 0xf6, 0x87, 0x1a},
-    {0x84, 0xab, 0x54, 0x0e, 0xee, 0xb6, 0x2d, 0xca, 0x0f, 0x35, 0x97, 0x89, 0x06, 0x19, 0xcd, 0x6b},
-    {0xd9, 0x1b, 0x46, 0x4d, 0x7f, 0xc5, 0xd7, 0xa5, 0x8b, 0xbe, 0x17, 0x7c, 0x28, 0xde, 0xe8, 0xe9},
-    {0x13, 0x5d, 0xd6, 0x05, 0x2b, 0x60, 0x95, 0x6d, 0x02, 0x56, 0x34, 0xda, 0xe5, 0xa2, 0x7e, 0xfd},
-    {0x82, 0x9b, 0xfb, 0x72, 0x0a, 0xba, 0xed, 0xf7, 0xf8, 0x7d, 0xe4, 0x8a, 0xad, 0x36, 0x4b, 0xbc},
-    {0xef, 0xc2, 0xea, 0x6e, 0xdc, 0x85, 0x21, 0x0b, 0x22, 0xfa, 0x4e, 0x6c, 0xd3, 0x37, 0xd8, 0x75},
-};
-
-/* ------------------------------------------------------------------------
- * Vector-permute S-box: 16 lookups, tables in registers.
- * --------------------------------------------------------------------- */
-typedef struct {
-    v8 t[16];
-} sbox_regs;
-
-/* Written out: a loop here becomes a memcpy to the stack. */
-AB_INLINE void sbox_load(sbox_regs *s)
-{
-    s->t[0] = sbox_tab[0];
-    s->t[1] = sbox_tab[1];
-    s->t[2] = sbox_tab[2];
-    s->t[3] = sbox_tab[3];
-    s->t[4] = sbox_tab[4];
-    s->t[5] = sbox_tab[5];
-    s->t[6] = sbox_tab[6];
-    s->t[7] = sbox_tab[7];
-    s->t[8] = sbox_tab[8];
-    s->t[9] = sbox_tab[9];
-    s->t[10] = sbox_tab[10];
-    s->t[11] = sbox_tab[11];
-    s->t[12] = sbox_tab[12];
-    s->t[13] = sbox_tab[13];
-    s->t[14] = sbox_tab[14];
-    s->t[15] = sbox_tab[15];
-}
-
-AB_INLINE v8 sub_bytes(const sbox_regs *s, v8 x)
-{
-    const v8 s7 = vec_splat_u8(7), x1 = vec_add(x, x), x2 = vec_add(x1, x1);
-    v8 m5 = vec_sra(x2, s7);
-    v8 m6 = vec_sra(x1, s7);
-    v8 m7 = vec_sra(x, s7);
-    v8 a0, a1, a2, a3;
-
-    /* vec_perm uses the low 5 bits of x: entries 32*i .. 32*i+31 */
-    a0 = vec_sel(vec_perm(s->t[0], s->t[1], x), vec_perm(s->t[2], s->t[3], x), m5);
-    a1 = vec_sel(vec_perm(s->t[4], s->t[5], x), vec_perm(s->t[6], s->t[7], x), m5);
-    a2 = vec_sel(vec_perm(s->t[8], s->t[9], x), vec_perm(s->t[10], s->t[11], x), m5);
-    a3 = vec_sel(vec_perm(s->t[12], s->t[13], x), vec_perm(s->t[14], s->t[15], x), m5);
-    a0 = vec_sel(a0, a1, m6);
-    a2 = vec_sel(a2, a3, m6);
-    return vec_sel(a0, a2, m7);
-}
+/* The AES S-box without its constant, S(x) ^ 0x63 (altivec_sbox.h) */
+AVP_SBOX_TABLE(sbox_tab, 0x63);
 
 /*
  * One block, fixsliced like the bitsliced path: the input is permuted by
@@ -241,24 +180,21 @@ AB_INLINE v8 sub_bytes(const sbox_regs *s, v8 x)
  * SubBytes serves all rounds (the last one leaves the loop before
  * MixColumns), so the 16 tables keep their registers.
  */
-AB_INLINE v8 encrypt1(const sbox_regs *s, v8 x, const unsigned char *rk,
+AB_INLINE v8 encrypt1(const avp_sbox_regs *s, v8 x, const unsigned char *rk,
                       const v8 *sel, unsigned rounds)
 {
-    const v8 one = vec_splat_u8(1), x1a = xtime_tab;
     const unsigned char *end = rk + 16 * rounds;
 
     x ^= vec_ld(0, rk);
     for (;;) {
         v8 r1, t;
         rk += 16;
-        x = sub_bytes(s, x);
+        x = avp_subbytes(s, x);
         if (rk == end)
             break;
-        r1 = vec_perm(x, x, sel[0]);
+        r1 = avp_vperm_raw(x, x, sel[0]);
         t = x ^ r1;
-        x = vec_rl(t, one); /* xtime: rotate, then 0x1a where bit 0 is set */
-        x = x ^ vec_perm(x1a, x1a, x) ^ r1 ^ vec_perm(t, t, sel[1]) ^
-            vec_ld(0, rk);
+        x = avp_xtime(t) ^ r1 ^ avp_vperm_raw(t, t, sel[1]) ^ vec_ld(0, rk);
         sel += 2;
     }
     return x ^ vec_ld(0, rk);
@@ -840,10 +776,10 @@ static void vp_blocks(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
     const int direct = IS_ALIGNED16(in) && IS_ALIGNED16(out);
     const v8 pf = perm_fix[K0(rounds)], *sel = sel_tab + 2 * K0(rounds);
     RIJN_ALIGN(16) uint8_t cb[16], buf[16];
-    sbox_regs s;
+    avp_sbox_regs s;
     size_t i;
 
-    sbox_load(&s);
+    avp_load_sbox(&s, sbox_tab);
     if (ctr != NULL)
         memcpy(cb, ctr, 12);
     for (i = 0; i < n; i++, in += 16, out += 16) {

@@ -49,7 +49,7 @@ static void avp_setkey(rijn_aes_key *k, const uint8_t *key, size_t key_len)
         memcpy(kb, key, 32);
     a = vec_ld(0, kb);
     b = vec_ld(16, kb);
-    avp_load_sbox(&S);
+    avp_load_sbox(&S, avp_sbox);
     vec_st(a, 0, rk);
     if (key_len == 16) {
         for (i = 1; i <= 10; i++) {
@@ -118,7 +118,7 @@ AVP_INLINE void avp_ctr_body(const rijn_aes_key *k, uint8_t *out,
     avp_v8 s[AVP_BATCH];
     int j;
 
-    avp_load_sbox(&S);
+    avp_load_sbox(&S, avp_sbox);
     for (; nblocks >= AVP_BATCH; nblocks -= AVP_BATCH) {
         RIJN_UNROLL(8)
         for (j = 0; j < AVP_BATCH; j++) {
@@ -180,7 +180,7 @@ static void avp_ecb(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
 
     if (nblocks == 0)
         return;
-    avp_load_sbox(&S);
+    avp_load_sbox(&S, avp_sbox);
     for (; nblocks >= AVP_BATCH; nblocks -= AVP_BATCH) {
         RIJN_UNROLL(8)
         for (j = 0; j < AVP_BATCH; j++)

@@ -107,7 +107,7 @@ AVP_INLINE void avp_otf_ctr_body(const rijn_aes_key *k, uint8_t *out,
     avp_v8 s[AVP_OTF_BATCH < 2 ? 2 : AVP_OTF_BATCH];
     int j;
 
-    avp_load_sbox(&S);
+    avp_load_sbox(&S, avp_sbox);
     for (; nblocks >= AVP_OTF_BATCH; nblocks -= AVP_OTF_BATCH) {
         RIJN_UNROLL(8)
         for (j = 0; j < AVP_OTF_BATCH; j++) {
@@ -168,7 +168,7 @@ static void avp_otf_ecb(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
 
     if (nblocks == 0)
         return;
-    avp_load_sbox(&S);
+    avp_load_sbox(&S, avp_sbox);
     for (; nblocks >= AVP_OTF_BATCH; nblocks -= AVP_OTF_BATCH) {
         RIJN_UNROLL(8)
         for (j = 0; j < AVP_OTF_BATCH; j++)
