@@ -46,12 +46,26 @@
  *   rijn_gcm_impl_get lists them, `rijn impl` prints them.
  *
  *     name              arch     constant-time  needs / notes
+ *     vpmsum            ppc64    yes            POWER8 vector crypto, VSX
+ *                                               (either byte order): vpmsumd,
+ *                                               H^8..H^1, 8 blocks per
+ *                                               reduction; fused with ppc8
+ *     altivec           ppc      yes            AltiVec (G4, G5; big-endian
+ *                                               ppc and ppc64): 4-bit tables
+ *                                               of H looked up with vperm, no
+ *                                               multiplications
  *     pmull             aarch64  yes            PMULL (ARMv8 crypto extension);
  *                                               fused with armv8: 8 blocks
  *                                               per step
- *     ctmul64           any      yes            integer multiplications with
+ *     ctmul64           64-bit   yes            integer multiplications with
  *                                               the bits spread out (64-bit
- *                                               products)
+ *                                               products); 64-bit hosts only
+ *     ctmul32           any      yes            the same on 16-bit pieces
+ *                                               with 32-bit products, every
+ *                                               operand full width (for
+ *                                               early-out multipliers);
+ *                                               32-bit hosts, G3, G4
+ *                                               without AltiVec
  *     ref               any      NO             bit by bit (SP 800-38D
  *                                               Algorithm 1); test oracle
  *   (tests/docs.cmake checks this table against CMakeLists.txt.)
