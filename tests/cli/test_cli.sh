@@ -99,6 +99,24 @@ group_usage() {
     done
     "$RIJN" impl >"$T/o" 2>&1 && grep -q "^  ref " "$T/o" &&
         grep -q "<- default" "$T/o" && pass "impl" || fail "impl"
+    # the GHASH engines, and the one the default backend pairs with
+    def=$(sed -n 's/^default: \([^ ]*\) .*/\1/p' "$T/o")
+    eng=$(sed -n "s/^gcm default: $def with \([^ ]*\) .*/\1/p" "$T/o")
+    if grep -q "^GHASH engines (AES-GCM) compiled in: [1-9]" "$T/o" &&
+       [ -n "$eng" ] &&
+       grep -Eq "^  $eng +yes .*<- for (.*, )?$def \(default\)" "$T/o"; then
+        pass "impl: GHASH engines, $def pairs with $eng"
+    else
+        fail "impl: no GHASH engine table or pairing: $(tail -n 12 "$T/o")"
+    fi
+    expect_fail "impl with RIJN_GHASH_IMPL=nope" - -- \
+        env RIJN_GHASH_IMPL=nope "$RIJN" impl
+    grep -q "RIJN_GHASH_IMPL=nope" "$T/stderr" ||
+        fail "RIJN_GHASH_IMPL message does not name it"
+    expect_fail "speed --ghash without --gcm" - -- "$RIJN" speed --ghash ref
+    expect_fail "speed --gcm unknown GHASH engine" - -- \
+        "$RIJN" speed --gcm --ghash nope
+    expect_fail "speed --gcm with --mac" - -- "$RIJN" speed --gcm --mac
     expect_fail "unknown command" - -- "$RIJN" frobnicate
     expect_fail "no command" - -- "$RIJN"
     expect_fail "enc unknown option" - -- "$RIJN" enc -aes-128-ctr -bogus
@@ -611,6 +629,51 @@ assert all(x["rijn"]["value"] > 0 for x in r)
         grep -q '"status": "ok"' "$T/speed.json" &&
             pass "speed --quick --json (python3 absent: not parsed)" ||
             fail "speed --json status"
+    fi
+    # AES-GCM: the default backend with the engine it pairs with, every
+    # row of issue 14 with its columns; then --json (with two threads)
+    b=$("$RIJN" impl | sed -n 's/^default: \([^ ]*\) .*/\1/p')
+    e=$("$RIJN" impl | sed -n "s/^gcm default: $b with \([^ ]*\) .*/\1/p")
+    "$RIJN" speed --gcm --quick --bits 128 --impl "$b" >"$T/gcm.txt" ||
+        { fail "rijn speed --gcm --quick failed"; return; }
+    num='[0-9]+\.[0-9]+'
+    bad=
+    grep -Eq "^backend +ghash +bits +measure +rijn c/B +GB/s +openssl c/B +ratio +gcrypt c/B +ratio$" \
+        "$T/gcm.txt" || bad="header"
+    for m in "16 B" "64 B" "256 B" "576 B" "1420 B" "1500 B" "4 KiB" \
+             "8 KiB" "16 KiB" long Imix "1420 B open" "long open" \
+             "key setup \[cyc\]"; do
+        grep -Eq "^$b +$e +128 $m +$num +($num|-) +($num +${num}x|- +-) +($num +${num}x|- +-)$" \
+            "$T/gcm.txt" || bad="$bad, row '$m'"
+    done
+    [ "$(grep -c "^$b " "$T/gcm.txt")" -eq 14 ] || bad="$bad, row count"
+    [ -z "$bad" ] && pass "speed --gcm --quick: $b with $e, 14 rows" ||
+        fail "speed --gcm: $bad: $(cat "$T/gcm.txt")"
+    "$RIJN" speed --gcm --quick --bits 128 --impl "$b" --long-kib 64 \
+        --threads 2 --json >"$T/gcm.json" ||
+        { fail "rijn speed --gcm --quick --json failed"; return; }
+    if command -v python3 >/dev/null 2>&1; then
+        python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "ok" and d["mode"] == "aes-gcm", d["status"]
+assert d["gcm"] == {"iv_bytes": 12, "aad_bytes": 0, "tag_bytes": 16,
+                    "iv_per_message": True}
+r = d["results"]
+assert [x["measure"] for x in r] == ["msg16", "msg64", "msg256", "msg576",
+    "msg1420", "msg1500", "msg4096", "msg8192", "msg16384", "long", "imix",
+    "open1420", "open_long", "keysetup"], r
+assert all(x["impl"] == sys.argv[2] and x["ghash"] == sys.argv[3] and
+           x["bits"] == 128 and x["rijn"]["value"] > 0 for x in r)
+t = d["threads"]
+assert t and all(x["threads"] == 2 and x["gbps_n"] > 0 and x["scaling"] > 0
+                 for x in t)
+' "$T/gcm.json" "$b" "$e" && pass "speed --gcm --json --threads 2 parses" ||
+            fail "speed --gcm --json does not parse"
+    else
+        grep -q '"status": "ok"' "$T/gcm.json" &&
+            pass "speed --gcm --json (python3 absent: not parsed)" ||
+            fail "speed --gcm --json status"
     fi
     # Poly1305-AES, timed on the clock asked for (--cpu-time)
     "$RIJN" speed --mac --quick --cpu-time --json >"$T/mac.json" ||

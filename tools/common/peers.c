@@ -29,6 +29,11 @@ typedef int (*evp_init_fn)(void *ctx, const void *cipher, void *engine,
                            const unsigned char *key, const unsigned char *iv);
 typedef int (*evp_update_fn)(void *ctx, unsigned char *out, int *outl,
                              const unsigned char *in, int inl);
+typedef int (*evp_cipher_init_fn)(void *ctx, const void *cipher, void *engine,
+                                  const unsigned char *key,
+                                  const unsigned char *iv, int enc);
+typedef int (*evp_final_fn)(void *ctx, unsigned char *out, int *outl);
+typedef int (*evp_ctrl_fn)(void *ctx, int type, int arg, void *ptr);
 typedef const char *(*ossl_version_fn)(int type);
 
 /* libgcrypt (1.x ABI; gcry_error_t is an unsigned int) */
@@ -41,6 +46,8 @@ typedef unsigned (*gcry_setkey_fn)(void *hd, const void *key, size_t len);
 typedef unsigned (*gcry_setctr_fn)(void *hd, const void *ctr, size_t len);
 typedef unsigned (*gcry_encrypt_fn)(void *hd, void *out, size_t outlen,
                                     const void *in, size_t inlen);
+typedef unsigned (*gcry_tag_fn)(void *hd, void *tag, size_t len);
+typedef unsigned (*gcry_checktag_fn)(void *hd, const void *tag, size_t len);
 
 #define GCRYCTL_DISABLE_SECMEM 37
 #define GCRYCTL_INITIALIZATION_FINISHED 38
@@ -48,6 +55,9 @@ typedef unsigned (*gcry_encrypt_fn)(void *hd, void *out, size_t outlen,
 #define GCRY_CIPHER_AES192 8
 #define GCRY_CIPHER_AES256 9
 #define GCRY_CIPHER_MODE_CTR 6
+#define GCRY_CIPHER_MODE_GCM 9
+#define EVP_CTRL_GCM_GET_TAG 0x10
+#define EVP_CTRL_GCM_SET_TAG 0x11
 
 struct peer {
     enum peer_kind kind;
@@ -61,17 +71,30 @@ struct peer {
     evp_init_fn init;
     evp_update_fn update;
     const void *cipher[3]; /* AES-128/192/256-CTR */
+    /* libcrypto, GCM (gcm[0] NULL: no GCM) */
+    evp_cipher_init_fn cipher_init;
+    evp_update_fn cipher_update;
+    evp_final_fn cipher_final;
+    evp_ctrl_fn ctrl;
+    const void *gcm[3]; /* AES-128/192/256-GCM */
     /* libgcrypt */
     gcry_open_fn gopen;
     gcry_close_fn gclose;
     gcry_setkey_fn gsetkey;
     gcry_setctr_fn gsetctr;
     gcry_encrypt_fn gencrypt;
+    /* libgcrypt, GCM (has_gcm 0: no GCM) */
+    int has_gcm;
+    gcry_setctr_fn gsetiv;
+    gcry_encrypt_fn gdecrypt;
+    gcry_tag_fn ggettag;
+    gcry_checktag_fn gchecktag;
 };
 
 struct peer_session {
     const peer *p;
-    void *h; /* EVP_CIPHER_CTX * or gcry_cipher_hd_t */
+    void *h;            /* EVP_CIPHER_CTX * or gcry_cipher_hd_t */
+    const void *cipher; /* libcrypto: the session's EVP_CIPHER */
     size_t key_len;
     int failed;
 };
@@ -101,6 +124,14 @@ static void set_why(char *why, size_t n, const char *what)
     snprintf(why, n, "%s%s%s", what, e ? ": " : "", e ? e : "");
 }
 
+/* A loaded library that lacks what the peer needs: why, unload, -1. */
+static int give_up(void *lib, char *why, size_t n, const char *what)
+{
+    set_why(why, n, what);
+    dlclose(lib);
+    return -1;
+}
+
 /* dlopen() a peer's library and name the peer; NULL (why set) if the
  * library cannot be loaded. */
 static void *open_peer(peer *p, enum peer_kind kind, const char *name,
@@ -121,44 +152,61 @@ static void *open_peer(peer *p, enum peer_kind kind, const char *name,
     return lib;
 }
 
+/*
+ * OpenSSL 3 looks a legacy EVP_aes_*() cipher up in its provider on every
+ * EVP_EncryptInit_ex() that names it; an explicitly fetched cipher avoids
+ * that, which is what a careful application does. out[0..3) = the fetched
+ * AES-128/192/256 ciphers of a mode ("CTR", "GCM"), else the legacy ones
+ * (named e.g. EVP_aes_128_ctr); all NULL if the library has neither.
+ */
+static void openssl_ciphers(void *lib, const char *mode, const void *out[3])
+{
+    static const int bits[3] = {128, 192, 256};
+    evp_fetch_fn fetch = NULL;
+    char name[32];
+    int i;
+
+    (void)SYM(lib, "EVP_CIPHER_fetch", fetch);
+    for (i = 0; i < 3; i++) {
+        snprintf(name, sizeof name, "AES-%d-%s", bits[i], mode);
+        out[i] = fetch ? fetch(NULL, name, NULL) : NULL;
+    }
+    if (out[0] != NULL && out[1] != NULL && out[2] != NULL)
+        return;
+    for (i = 0; i < 3; i++) {
+        evp_cipher_fn legacy;
+        snprintf(name, sizeof name, "EVP_aes_%d_%s", bits[i], mode);
+        for (char *c = name + 8; *c; c++)
+            if (*c >= 'A' && *c <= 'Z')
+                *c = (char)(*c - 'A' + 'a');
+        out[i] = SYM(lib, name, legacy) == 0 ? legacy() : NULL;
+    }
+}
+
 static int load_openssl(peer *p)
 {
     void *lib = open_peer(p, PEER_OPENSSL, "openssl", "libcrypto.so.3",
                           openssl_why, sizeof openssl_why);
-    evp_cipher_fn c128, c192, c256;
-    evp_fetch_fn fetch = NULL;
     ossl_version_fn version = NULL;
-    static const char *const names[3] = {"AES-128-CTR", "AES-192-CTR",
-                                         "AES-256-CTR"};
-    int i;
 
     if (lib == NULL)
         return -1;
     if (SYM(lib, "EVP_CIPHER_CTX_new", p->ctx_new) ||
         SYM(lib, "EVP_CIPHER_CTX_free", p->ctx_free) ||
         SYM(lib, "EVP_EncryptInit_ex", p->init) ||
-        SYM(lib, "EVP_EncryptUpdate", p->update) ||
-        SYM(lib, "EVP_aes_128_ctr", c128) ||
-        SYM(lib, "EVP_aes_192_ctr", c192) ||
-        SYM(lib, "EVP_aes_256_ctr", c256)) {
-        set_why(openssl_why, sizeof openssl_why,
-                "libcrypto.so.3 lacks an EVP function");
-        dlclose(lib);
-        return -1;
-    }
-    /*
-     * OpenSSL 3 looks a legacy EVP_aes_*_ctr() cipher up in its provider
-     * on every EVP_EncryptInit_ex() that names it; an explicitly fetched
-     * cipher avoids that, which is what a careful application does.
-     */
-    (void)SYM(lib, "EVP_CIPHER_fetch", fetch);
-    for (i = 0; i < 3; i++)
-        p->cipher[i] = fetch ? fetch(NULL, names[i], NULL) : NULL;
-    if (p->cipher[0] == NULL || p->cipher[1] == NULL || p->cipher[2] == NULL) {
-        p->cipher[0] = c128();
-        p->cipher[1] = c192();
-        p->cipher[2] = c256();
-    }
+        SYM(lib, "EVP_EncryptUpdate", p->update))
+        return give_up(lib, openssl_why, sizeof openssl_why,
+                       "libcrypto.so.3 lacks an EVP function");
+    openssl_ciphers(lib, "CTR", p->cipher);
+    if (p->cipher[0] == NULL || p->cipher[1] == NULL || p->cipher[2] == NULL)
+        return give_up(lib, openssl_why, sizeof openssl_why,
+                       "libcrypto.so.3 lacks AES-CTR");
+    /* GCM is optional: without it only `rijn speed --gcm` loses a column */
+    if (SYM(lib, "EVP_CipherInit_ex", p->cipher_init) == 0 &&
+        SYM(lib, "EVP_CipherUpdate", p->cipher_update) == 0 &&
+        SYM(lib, "EVP_CipherFinal_ex", p->cipher_final) == 0 &&
+        SYM(lib, "EVP_CIPHER_CTX_ctrl", p->ctrl) == 0)
+        openssl_ciphers(lib, "GCM", p->gcm);
     if (SYM(lib, "OpenSSL_version", version) == 0)
         snprintf(p->version, sizeof p->version, "%s", version(0));
     else
@@ -182,12 +230,13 @@ static int load_gcrypt(peer *p)
         SYM(lib, "gcry_cipher_close", p->gclose) ||
         SYM(lib, "gcry_cipher_setkey", p->gsetkey) ||
         SYM(lib, "gcry_cipher_setctr", p->gsetctr) ||
-        SYM(lib, "gcry_cipher_encrypt", p->gencrypt)) {
-        set_why(gcrypt_why, sizeof gcrypt_why,
-                "libgcrypt.so.20 lacks a function");
-        dlclose(lib);
-        return -1;
-    }
+        SYM(lib, "gcry_cipher_encrypt", p->gencrypt))
+        return give_up(lib, gcrypt_why, sizeof gcrypt_why,
+                       "libgcrypt.so.20 lacks a function");
+    p->has_gcm = SYM(lib, "gcry_cipher_setiv", p->gsetiv) == 0 &&
+                 SYM(lib, "gcry_cipher_decrypt", p->gdecrypt) == 0 &&
+                 SYM(lib, "gcry_cipher_gettag", p->ggettag) == 0 &&
+                 SYM(lib, "gcry_cipher_checktag", p->gchecktag) == 0;
     /* The documented initialisation sequence for an application. */
     v = check(NULL);
     control(GCRYCTL_DISABLE_SECMEM, 0);
@@ -234,35 +283,53 @@ static int key_index(size_t key_len)
     return key_len == 16 ? 0 : key_len == 24 ? 1 : key_len == 32 ? 2 : -1;
 }
 
-peer_session *peer_open(const peer *p, const unsigned char *key,
-                        size_t key_len, const unsigned char iv[16])
+/* A CTR session (iv given) or a GCM one (iv NULL); NULL on failure. */
+static peer_session *open_session(const peer *p, const unsigned char *key,
+                                  size_t key_len, const unsigned char *iv)
 {
     static const int galgo[3] = {GCRY_CIPHER_AES128, GCRY_CIPHER_AES192,
                                  GCRY_CIPHER_AES256};
-    int ki = key_index(key_len);
+    int ki = key_index(key_len), gcm = iv == NULL;
     peer_session *s;
 
-    if (ki < 0 || (s = calloc(1, sizeof *s)) == NULL)
+    if (ki < 0 || (gcm && (p->kind == PEER_OPENSSL ? p->gcm[ki] == NULL
+                                                   : !p->has_gcm)) ||
+        (s = calloc(1, sizeof *s)) == NULL)
         return NULL;
     s->p = p;
     s->key_len = key_len;
     if (p->kind == PEER_OPENSSL) {
+        s->cipher = gcm ? p->gcm[ki] : p->cipher[ki];
         s->h = p->ctx_new();
-        if (s->h == NULL || p->init(s->h, p->cipher[ki], NULL, key, iv) != 1)
+        if (s->h == NULL || p->init(s->h, s->cipher, NULL, key, iv) != 1)
             goto fail;
     } else {
-        if (p->gopen(&s->h, galgo[ki], GCRY_CIPHER_MODE_CTR, 0) != 0) {
+        if (p->gopen(&s->h, galgo[ki],
+                     gcm ? GCRY_CIPHER_MODE_GCM : GCRY_CIPHER_MODE_CTR,
+                     0) != 0) {
             s->h = NULL;
             goto fail;
         }
         if (p->gsetkey(s->h, key, key_len) != 0 ||
-            p->gsetctr(s->h, iv, 16) != 0)
+            (!gcm && p->gsetctr(s->h, iv, 16) != 0))
             goto fail;
     }
     return s;
 fail:
     peer_close(s);
     return NULL;
+}
+
+peer_session *peer_open(const peer *p, const unsigned char *key,
+                        size_t key_len, const unsigned char iv[16])
+{
+    return open_session(p, key, key_len, iv);
+}
+
+peer_session *peer_open_gcm(const peer *p, const unsigned char *key,
+                            size_t key_len)
+{
+    return open_session(p, key, key_len, NULL);
 }
 
 void peer_close(peer_session *s)
@@ -282,8 +349,7 @@ void peer_setkey(peer_session *s, const unsigned char *key)
 {
     const peer *p = s->p;
     if (p->kind == PEER_OPENSSL) {
-        if (p->init(s->h, p->cipher[key_index(s->key_len)], NULL, key,
-                    NULL) != 1)
+        if (p->init(s->h, s->cipher, NULL, key, NULL) != 1)
             s->failed = 1;
     } else if (p->gsetkey(s->h, key, s->key_len) != 0) {
         s->failed = 1;
@@ -318,4 +384,51 @@ void peer_xor(peer_session *s, unsigned char *out, const unsigned char *in,
 int peer_failed(const peer_session *s)
 {
     return s->failed;
+}
+
+void peer_gcm_seal(peer_session *s, unsigned char *out, unsigned char tag[16],
+                   const unsigned char iv[12], const unsigned char *in,
+                   size_t len)
+{
+    const peer *p = s->p;
+    if (p->kind == PEER_OPENSSL) {
+        int outl = 0, finl = 0;
+        if (len > INT_MAX ||
+            p->cipher_init(s->h, NULL, NULL, NULL, iv, 1) != 1 ||
+            p->cipher_update(s->h, out, &outl, in, (int)len) != 1 ||
+            p->cipher_final(s->h, out + outl, &finl) != 1 ||
+            (size_t)outl + (size_t)finl != len ||
+            p->ctrl(s->h, EVP_CTRL_GCM_GET_TAG, 16, tag) != 1)
+            s->failed = 1;
+    } else if (p->gsetiv(s->h, iv, 12) != 0 ||
+               p->gencrypt(s->h, out, len, in, len) != 0 ||
+               p->ggettag(s->h, tag, 16) != 0) {
+        s->failed = 1;
+    }
+}
+
+int peer_gcm_open(peer_session *s, unsigned char *out,
+                  const unsigned char tag[16], const unsigned char iv[12],
+                  const unsigned char *in, size_t len)
+{
+    const peer *p = s->p;
+    if (p->kind == PEER_OPENSSL) {
+        unsigned char t[16];
+        int outl = 0, finl = 0;
+        memcpy(t, tag, 16); /* EVP_CTRL_GCM_SET_TAG takes a void * */
+        if (len > INT_MAX ||
+            p->cipher_init(s->h, NULL, NULL, NULL, iv, 0) != 1 ||
+            p->cipher_update(s->h, out, &outl, in, (int)len) != 1 ||
+            p->ctrl(s->h, EVP_CTRL_GCM_SET_TAG, 16, t) != 1) {
+            s->failed = 1;
+            return -1;
+        }
+        return p->cipher_final(s->h, out + outl, &finl) == 1 ? 0 : -1;
+    }
+    if (p->gsetiv(s->h, iv, 12) != 0 ||
+        p->gdecrypt(s->h, out, len, in, len) != 0) {
+        s->failed = 1;
+        return -1;
+    }
+    return p->gchecktag(s->h, tag, 16) == 0 ? 0 : -1;
 }

@@ -10,7 +10,8 @@
 
 /*
  * A comparison library: OpenSSL's libcrypto (EVP) or libgcrypt, loaded at
- * run time. A session is one AES-CTR context with a fixed key.
+ * run time. A session is one AES-CTR or one AES-GCM context with a fixed
+ * key.
  */
 typedef struct peer peer;
 typedef struct peer_session peer_session;
@@ -39,14 +40,36 @@ int peer_sym(const peer *p, const char *name, void *fnptr, size_t size);
 peer_session *peer_open(const peer *p, const unsigned char *key,
                         size_t key_len, const unsigned char iv[16]);
 void peer_close(peer_session *s);
-/* Replace the key (the IV is kept). */
+/* Replace the key (CTR: the IV is kept). */
 void peer_setkey(peer_session *s, const unsigned char *key);
 /* Restart the counter at iv (same key). */
 void peer_setiv(peer_session *s, const unsigned char iv[16]);
 /* out = in XOR the next len bytes of keystream (len <= INT_MAX). */
 void peer_xor(peer_session *s, unsigned char *out, const unsigned char *in,
               size_t len);
-/* 1 if any call on s has failed since peer_open. */
+/* 1 if any call on s has failed since peer_open (a tag that does not
+ * verify is a result, not a failure). */
 int peer_failed(const peer_session *s);
+
+/*
+ * AES-GCM, one message per call with a 12-byte IV, no AAD and a 16-byte
+ * tag, the IV set per message as an application does: OpenSSL
+ * EVP_CipherInit_ex (IV only), EVP_CipherUpdate, EVP_CipherFinal_ex and
+ * EVP_CTRL_GCM_GET_TAG / _SET_TAG; libgcrypt GCRY_CIPHER_MODE_GCM with
+ * gcry_cipher_setiv, gcry_cipher_encrypt/_decrypt and gcry_cipher_gettag /
+ * _checktag. peer_setkey re-keys a GCM session too.
+ */
+/* A GCM context for key (key_len 16/24/32); NULL on failure or if the
+ * library lacks GCM. */
+peer_session *peer_open_gcm(const peer *p, const unsigned char *key,
+                            size_t key_len);
+/* out = ciphertext of in[0..len) (out may equal in), tag = its tag. */
+void peer_gcm_seal(peer_session *s, unsigned char *out, unsigned char tag[16],
+                   const unsigned char iv[12], const unsigned char *in,
+                   size_t len);
+/* out = plaintext of in[0..len); 0 if tag verifies, -1 if not. */
+int peer_gcm_open(peer_session *s, unsigned char *out,
+                  const unsigned char tag[16], const unsigned char iv[12],
+                  const unsigned char *in, size_t len);
 
 #endif /* RIJN_TOOL_PEERS_H */

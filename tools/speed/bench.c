@@ -23,6 +23,7 @@ _Static_assert(sizeof measures / sizeof measures[0] == N_MEASURES,
  * --------------------------------------------------------------------- */
 
 const char *const eng_names[ENG_N] = {"rijn", "openssl", "gcrypt"};
+const char *const mode_names[2] = {"CTR", "GCM"};
 
 const peer *engine_peer(int eng)
 {
@@ -40,21 +41,26 @@ void *alloc64(size_t n)
     return p;
 }
 
-session *sess_open(int eng, const char *impl, size_t key_len,
-                   const unsigned char *key, const unsigned char *iv)
+session *sess_open(int eng, const variant *v, const unsigned char *key,
+                   const unsigned char *iv)
 {
     session *s = alloc64(sizeof *s);
+    int gcm = v->mode == MODE_GCM;
 
     memset(s, 0, sizeof *s);
     s->eng = eng;
-    s->impl = impl;
-    s->key_len = key_len;
+    s->v = *v;
     if (eng == ENG_RIJN) {
-        if (rijn_aes_setkey_impl(&s->key, key, key_len, impl) != 0 ||
-            rijn_aes_ctr_init_impl(&s->ctx, key, key_len, iv, impl) != 0)
+        if (gcm ? rijn_gcm_setkey_impl(&s->gkey, key, v->key_len, v->impl,
+                                       v->ghash) != 0
+                : rijn_aes_setkey_impl(&s->key, key, v->key_len,
+                                       v->impl) != 0 ||
+                      rijn_aes_ctr_init_impl(&s->ctx, key, v->key_len, iv,
+                                             v->impl) != 0)
             goto fail;
     } else {
-        s->ps = peer_open(engine_peer(eng), key, key_len, iv);
+        s->ps = gcm ? peer_open_gcm(engine_peer(eng), key, v->key_len)
+                    : peer_open(engine_peer(eng), key, v->key_len, iv);
         if (s->ps == NULL)
             goto fail;
     }
@@ -72,6 +78,7 @@ void sess_close(session *s)
         peer_close(s->ps);
     rijn_aes_key_wipe(&s->key);
     rijn_aes_ctr_wipe(&s->ctx);
+    rijn_gcm_key_wipe(&s->gkey);
     free(s);
 }
 
@@ -80,7 +87,13 @@ void sess_oneshot(session *s, unsigned char *out,
                   const unsigned char *in, size_t len,
                   const unsigned char iv[16])
 {
-    if (s->eng == ENG_RIJN) {
+    if (s->v.mode == MODE_GCM) {
+        if (s->eng != ENG_RIJN)
+            peer_gcm_seal(s->ps, out, s->tag, iv, in, len);
+        else if (rijn_gcm_encrypt(&s->gkey, out, s->tag, 16, iv, 12, NULL,
+                                  0, in, len) != 0)
+            s->failed = 1;
+    } else if (s->eng == ENG_RIJN) {
         rijn_aes_ctr_key(&s->key, out, in, len, iv);
     } else {
         peer_setiv(s->ps, iv);
@@ -88,12 +101,24 @@ void sess_oneshot(session *s, unsigned char *out,
     }
 }
 
+/* GCM: one message with its tag; 0 if the tag verifies. */
+int sess_decrypt(session *s, unsigned char *out, const unsigned char *in,
+                 size_t len, const unsigned char iv[16],
+                 const unsigned char tag[16])
+{
+    if (s->eng != ENG_RIJN)
+        return peer_gcm_open(s->ps, out, tag, iv, in, len);
+    return rijn_gcm_decrypt(&s->gkey, out, tag, 16, iv, 12, NULL, 0, in, len);
+}
+
 /* IV setup on the streaming context, then one packet. */
 void sess_packet(session *s, unsigned char *out,
                  const unsigned char *in, size_t len,
                  const unsigned char iv[16])
 {
-    if (s->eng == ENG_RIJN) {
+    if (s->v.mode == MODE_GCM) {
+        sess_oneshot(s, out, in, len, iv);
+    } else if (s->eng == ENG_RIJN) {
         rijn_aes_ctr_setiv(&s->ctx, iv);
         rijn_aes_ctr_xor(&s->ctx, out, in, len);
     } else {
@@ -112,14 +137,41 @@ void sess_stream(session *s, unsigned char *out,
         peer_xor(s->ps, out, in, len);
 }
 
+/* The message under iv through the streaming API, in pieces of 1, 4, 13,
+ * 40, ... bytes (rijn only). */
+int sess_pieces(session *s, unsigned char *out, const unsigned char *in,
+                size_t len, const unsigned char iv[16])
+{
+    rijn_gcm_ctx c;
+    int gcm = s->v.mode == MODE_GCM, rc = 0;
+
+    if (gcm)
+        rc = rijn_gcm_start(&c, &s->gkey, iv, 12);
+    else
+        rijn_aes_ctr_setiv(&s->ctx, iv);
+    for (size_t off = 0, step = 1; off < len; step = step * 3 + 1) {
+        size_t n = len - off < step ? len - off : step;
+        if (gcm)
+            rc |= rijn_gcm_encrypt_update(&c, out + off, in + off, n);
+        else
+            rijn_aes_ctr_xor(&s->ctx, out + off, in + off, n);
+        off += n;
+    }
+    if (gcm)
+        rc |= rijn_gcm_finish(&c, s->tag, 16);
+    return rc != 0 ? -1 : 0;
+}
+
 void sess_setkey(session *s, const unsigned char *key)
 {
-    if (s->eng == ENG_RIJN) {
-        if (rijn_aes_setkey_impl(&s->key, key, s->key_len, s->impl) != 0)
-            abort(); /* validated at sess_open */
-    } else {
+    if (s->eng != ENG_RIJN)
         peer_setkey(s->ps, key);
-    }
+    else if (s->v.mode == MODE_GCM
+                 ? rijn_gcm_setkey_impl(&s->gkey, key, s->v.key_len,
+                                        s->v.impl, s->v.ghash) != 0
+                 : rijn_aes_setkey_impl(&s->key, key, s->v.key_len,
+                                        s->v.impl) != 0)
+        abort(); /* validated at sess_open */
 }
 
 void sess_setiv(session *s, const unsigned char iv[16])
@@ -132,34 +184,50 @@ void sess_setiv(session *s, const unsigned char iv[16])
 
 int sess_failed(const session *s)
 {
-    return s->ps != NULL && peer_failed(s->ps);
+    return s->failed || (s->ps != NULL && peer_failed(s->ps));
 }
 
 /* ------------------------------------------------------------------------
  * Measures
  * --------------------------------------------------------------------- */
 
-
-
+/* A GCM message of n bytes, encrypted with its own IV and tag. */
+#define GCM_MSG(n, label) {MODE_GCM, "msg" #n, label, M_PACKET, n}
 
 const measure measures[N_MEASURES] = {
-    {"msg16", "16 B", M_ONESHOT, 16},
-    {"msg40", "40 B", M_ONESHOT, 40},
-    {"msg64", "64 B", M_ONESHOT, 64},
-    {"msg576", "576 B", M_ONESHOT, 576},
-    {"msg1500", "1500 B", M_ONESHOT, 1500},
-    {"msg8192", "8192 B", M_ONESHOT, 8192},
-    {"msg16384", "16384 B", M_ONESHOT, 16384},
-    {"long", "long", M_ONESHOT, LONG_LEN},
-    {"estream_stream", "eS stream", M_STREAM, LONG_LEN},
-    {"estream_pkt40", "eS 40 B+IV", M_PACKET, 40},
-    {"estream_pkt576", "eS 576 B+IV", M_PACKET, 576},
-    {"estream_pkt1500", "eS 1500 B+IV", M_PACKET, 1500},
-    {"estream_imix", "eS Imix", M_IMIX, 0},
-    {"estream_agility", "eS agility", M_AGILITY, AGILITY_CHUNK},
-    {"keysetup", "key setup [cyc]", M_KEYSETUP, 0},
-    {"ivsetup", "IV setup [cyc]", M_IVSETUP, 0},
+    /* AES-CTR (`rijn speed`) */
+    {MODE_CTR, "msg16", "16 B", M_ONESHOT, 16},
+    {MODE_CTR, "msg40", "40 B", M_ONESHOT, 40},
+    {MODE_CTR, "msg64", "64 B", M_ONESHOT, 64},
+    {MODE_CTR, "msg576", "576 B", M_ONESHOT, 576},
+    {MODE_CTR, "msg1500", "1500 B", M_ONESHOT, 1500},
+    {MODE_CTR, "msg8192", "8192 B", M_ONESHOT, 8192},
+    {MODE_CTR, "msg16384", "16384 B", M_ONESHOT, 16384},
+    {MODE_CTR, "long", "long", M_ONESHOT, LONG_LEN},
+    {MODE_CTR, "estream_stream", "eS stream", M_STREAM, LONG_LEN},
+    {MODE_CTR, "estream_pkt40", "eS 40 B+IV", M_PACKET, 40},
+    {MODE_CTR, "estream_pkt576", "eS 576 B+IV", M_PACKET, 576},
+    {MODE_CTR, "estream_pkt1500", "eS 1500 B+IV", M_PACKET, 1500},
+    {MODE_CTR, "estream_imix", "eS Imix", M_IMIX, 0},
+    {MODE_CTR, "estream_agility", "eS agility", M_AGILITY, AGILITY_CHUNK},
+    {MODE_CTR, "keysetup", "key setup [cyc]", M_KEYSETUP, 0},
+    {MODE_CTR, "ivsetup", "IV setup [cyc]", M_IVSETUP, 0},
+    /* AES-GCM (`rijn speed --gcm`, issue 14): every message with its own
+     * IV set, encrypted with its tag (or decrypted and checked: open) */
+    GCM_MSG(16, "16 B"),    GCM_MSG(64, "64 B"),     GCM_MSG(256, "256 B"),
+    GCM_MSG(576, "576 B"),  GCM_MSG(1420, "1420 B"), GCM_MSG(1500, "1500 B"),
+    GCM_MSG(4096, "4 KiB"), GCM_MSG(8192, "8 KiB"),  GCM_MSG(16384, "16 KiB"),
+    {MODE_GCM, "long", "long", M_PACKET, LONG_LEN},
+    {MODE_GCM, "imix", "Imix", M_IMIX, 0},
+    {MODE_GCM, "open1420", "1420 B open", M_OPEN, 1420},
+    {MODE_GCM, "open_long", "long open", M_OPEN, LONG_LEN},
+    {MODE_GCM, "keysetup", "key setup [cyc]", M_KEYSETUP, 0},
 };
+
+int measure_on_curve(const measure *m)
+{
+    return m->kind == (m->mode == MODE_GCM ? M_PACKET : M_ONESHOT);
+}
 
 /* eSTREAM Imix: 7 x 40, 4 x 576, 1 x 1500 bytes, interleaved. */
 static const size_t imix[12] = {40, 576, 40, 40, 1500, 40,
@@ -181,6 +249,7 @@ double bytes_per_iter(const cell *c)
     case M_ONESHOT:
     case M_STREAM:
     case M_PACKET:
+    case M_OPEN:
         return (double)c->len;
     case M_IMIX:
         return IMIX_BYTES;
@@ -229,12 +298,22 @@ void run_iters(cell *c, size_t iters)
         for (size_t i = 0; i < iters; i++)
             sess_setiv(s, c->ivs[i & 255]);
         break;
+    case M_OPEN: {
+        int bad = 0;
+        for (size_t i = 0; i < iters; i++) {
+            size_t j = c->counter++ % OPEN_IVS;
+            bad |= sess_decrypt(s, c->out, c->in, c->len, c->ivs[j],
+                                c->tags[j]);
+        }
+        if (bad)
+            s->failed = 1; /* a tag did not verify */
+        break;
+    }
     }
 }
 
-int cell_open(cell *c, const measure *m, int eng, const char *impl,
-              size_t key_len, unsigned char *in, unsigned char *out,
-              size_t long_len)
+int cell_open(cell *c, const measure *m, int eng, const variant *v,
+              unsigned char *in, unsigned char *out, size_t long_len)
 {
     memset(c, 0, sizeof *c);
     c->m = m;
@@ -256,9 +335,17 @@ int cell_open(cell *c, const measure *m, int eng, const char *impl,
         memcpy(iv, bench_iv, 16);
         key[31] ^= (unsigned char)j;
         iv[0] ^= (unsigned char)j;
-        c->s[j] = sess_open(eng, impl, key_len, key, iv);
+        c->s[j] = sess_open(eng, v, key, iv);
         if (c->s[j] == NULL)
             return -1;
+    }
+    /* M_OPEN: in is the ciphertext of some plaintext under each ivs[j]:
+     * encrypting in gives that plaintext, encrypting it gives in back,
+     * and the tag the decryption must verify. */
+    for (int j = 0; m->kind == M_OPEN && j < OPEN_IVS; j++) {
+        sess_oneshot(c->s[0], out, in, c->len, c->ivs[j]);
+        sess_oneshot(c->s[0], out, out, c->len, c->ivs[j]);
+        memcpy(c->tags[j], c->s[0]->tag, 16);
     }
     return 0;
 }
@@ -317,9 +404,8 @@ double median(double *v, int n)
  * --------------------------------------------------------------------- */
 
 typedef struct thread_job {
-    session *s;
+    cell c; /* zero (nothing to close) until cell_open */
     unsigned char *buf;
-    size_t len;
     atomic_int *stop;
     double bytes, secs;
 } thread_job;
@@ -327,19 +413,22 @@ typedef struct thread_job {
 static void *thread_main(void *arg)
 {
     thread_job *j = arg;
+    double per_iter = bytes_per_iter(&j->c);
     double t0 = clock_wall();
     while (!atomic_load_explicit(j->stop, memory_order_relaxed)) {
-        sess_stream(j->s, j->buf, j->buf, j->len);
-        j->bytes += (double)j->len;
+        run_iters(&j->c, 1);
+        j->bytes += per_iter;
     }
     j->secs = clock_wall() - t0;
     return NULL;
 }
 
 /* Aggregate bytes/second of n threads running for about `seconds`. */
-double run_threads(int eng, const char *impl, size_t key_len, int n,
-                   size_t len, double seconds)
+double run_threads(int eng, const variant *v, int n, size_t len,
+                   double seconds)
 {
+    /* CTR: a continuing stream; GCM: long messages, each with its IV */
+    const measure *m = NULL;
     thread_job *jobs = calloc((size_t)n, sizeof *jobs);
     pthread_t *tids = calloc((size_t)n, sizeof *tids);
     atomic_int stop;
@@ -351,14 +440,17 @@ double run_threads(int eng, const char *impl, size_t key_len, int n,
         free(tids);
         return 0;
     }
+    for (size_t k = 0; k < N_MEASURES && m == NULL; k++)
+        if (measures[k].mode == v->mode && measures[k].len == LONG_LEN &&
+            measures[k].kind == (v->mode == MODE_GCM ? M_PACKET : M_STREAM))
+            m = &measures[k];
     atomic_init(&stop, 0);
     for (int i = 0; i < n; i++) {
-        jobs[i].s = sess_open(eng, impl, key_len, bench_key, bench_iv);
         jobs[i].buf = alloc64(len);
         memset(jobs[i].buf, i, len);
-        jobs[i].len = len;
         jobs[i].stop = &stop;
-        if (jobs[i].s == NULL)
+        if (cell_open(&jobs[i].c, m, eng, v, jobs[i].buf, jobs[i].buf,
+                      len) != 0)
             goto out;
     }
     for (; started < n; started++)
@@ -381,7 +473,8 @@ double run_threads(int eng, const char *impl, size_t key_len, int n,
                 total += jobs[i].bytes / jobs[i].secs;
 out:
     for (int i = 0; i < n; i++) {
-        sess_close(jobs[i].s);
+        if (cell_close(&jobs[i].c) != 0)
+            total = 0;
         free(jobs[i].buf);
     }
     free(jobs);

@@ -1,6 +1,7 @@
 /*
- * `rijn speed`: AES-CTR benchmark of every backend against OpenSSL's
- * libcrypto and libgcrypt, measured side by side in the same process.
+ * `rijn speed`: AES-CTR (and with --gcm AES-GCM) benchmark of every
+ * backend against OpenSSL's libcrypto and libgcrypt, measured side by side
+ * in the same process.
  *
  * Method
  *   - A "cell" is one backend x key size x measure. For each cell every
@@ -21,6 +22,14 @@
  *     IV setup, Imix (7:4:1 mix of 40, 576, 1500-byte packets), agility
  *     (16 contexts with their own keys, 256 bytes each, round robin), and
  *     the cycles of key setup and IV setup.
+ *   - --gcm: the same cells for AES-GCM, each AES backend with the GHASH
+ *     engine a key picks for it (the fused kernel where there is one) or
+ *     with the engines --ghash names: messages of 16 B .. 16 KiB, 1420-byte
+ *     packets and the long buffer, each encrypted with a fixed expanded key
+ *     and its own 12-byte IV, no AAD, 16-byte tag (rijn_gcm_encrypt; the
+ *     peers set the IV per message: EVP_CipherInit_ex, gcry_cipher_setiv);
+ *     Imix; decryption with the tag check of 1420 B and long messages;
+ *     the cycles of key setup (AES key schedule, H and its powers).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -48,9 +57,12 @@ extern char **environ;
 
 typedef struct opts {
     const char *impls[MAX_IMPLS];
+    const char *ghash[MAX_IMPLS]; /* --gcm: the engine paired with impls[i] */
     int nimpl;
     unsigned bits[3];
     int nbits;
+    enum bmode mode;
+    int impl_given, nghash;       /* --impl; --ghash names in ghash[] */
     int quick, json, threads, cputime, mac;
     int use_peer[ENG_N];
     const char *plot;
@@ -83,6 +95,11 @@ static void speed_usage(FILE *f)
           "  --bits 128,..  key sizes (default: 128,192,256)\n"
           "  --quick        short run (CI, demos): fewer, shorter repetitions\n"
           "  --json         machine-readable output on stdout\n"
+          "  --gcm          AES-GCM instead of AES-CTR: every backend with\n"
+          "                 the GHASH engine a key picks for it (see `rijn\n"
+          "                 impl`)\n"
+          "  --ghash a,b    with --gcm: pair the default backend (or those of\n"
+          "                 --impl) with these GHASH engines instead\n"
           "  --mac          Poly1305-AES instead of AES-CTR: every Poly1305\n"
           "                 engine against OpenSSL's EVP_MAC Poly1305 plus\n"
           "                 its AES-128 encryption of the nonce\n"
@@ -105,7 +122,12 @@ static void speed_usage(FILE *f)
           "stream (eS stream), 40/576/1500-byte packets including IV setup,\n"
           "Imix (7:4:1 mix of 40, 576, 1500 B packets), agility (16\n"
           "contexts, 256 B each, round robin), key setup and IV setup in\n"
-          "cycles.\n",
+          "cycles.\n"
+          "--gcm rows: messages of 16 B to 16 KiB, 1420 B packets and the\n"
+          "long buffer, each with the fixed expanded key and its own 12-byte\n"
+          "IV, no AAD, encrypted with a 16-byte tag; Imix; decryption with\n"
+          "the tag check (open) of 1420 B and long messages; key setup in\n"
+          "cycles (AES key schedule, GHASH key and its powers).\n",
           f);
 }
 
@@ -151,28 +173,51 @@ static int parse_uint(const char *s, const char *opt, long lo, long hi,
     return 0;
 }
 
-static int impl_usable(const char *name)
+/* 1 if `name` is in the list (rijn_impl_get, rijn_gcm_impl_get) and this
+ * CPU runs it; otherwise says why (what: "backend", "GHASH engine"). */
+static int usable(int (*get)(size_t, rijn_impl_info *), const char *what,
+                  const char *name)
 {
     rijn_impl_info info;
-    for (size_t i = 0; rijn_impl_get(i, &info) == 0; i++) {
+    for (size_t i = 0; get(i, &info) == 0; i++) {
         if (strcmp(info.name, name) == 0) {
             if (!info.available) {
-                tool_err("speed: backend '%s' is not available on this CPU "
-                         "(needs %s)", name, info.needs);
+                tool_err("speed: %s '%s' is not available on this CPU "
+                         "(needs %s)", what, name, info.needs);
                 return 0;
             }
             return 1;
         }
     }
-    tool_err("speed: unknown backend '%s' (see `rijn impl`)", name);
+    tool_err("speed: unknown %s '%s' (see `rijn impl`)", what, name);
+    return 0;
+}
+
+/* A named list option (--impl, --ghash): out[0..*n) = its entries, each
+ * usable; they point into *storage (freed first: the last option wins),
+ * which lives until exit. */
+static int parse_names(const char *arg, const char *opt,
+                       int (*get)(size_t, rijn_impl_info *),
+                       const char *what, const char *out[], int *n,
+                       char **storage)
+{
+    char *list[MAX_IMPLS];
+
+    free(*storage);
+    if (parse_list(arg, opt, list, MAX_IMPLS, n, storage) != 0)
+        return -1;
+    for (int j = 0; j < *n; j++) {
+        if (!usable(get, what, list[j]))
+            return -1;
+        out[j] = list[j];
+    }
     return 0;
 }
 
 /* Returns 0 to go on, 1 on error, 2 if help was printed. */
 static int parse_opts(opts *o, int argc, char **argv)
 {
-    static char *impl_list[MAX_IMPLS];
-    static char *impl_storage;
+    static char *impl_storage, *ghash_storage;
     int rep_ms_given = 0, reps_given = 0;
     long v;
 
@@ -184,6 +229,7 @@ static int parse_opts(opts *o, int argc, char **argv)
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         int takes = strcmp(a, "--impl") == 0 || strcmp(a, "--bits") == 0 ||
+                    strcmp(a, "--ghash") == 0 ||
                     strcmp(a, "--threads") == 0 || strcmp(a, "--plot") == 0 ||
                     strcmp(a, "--reps") == 0 || strcmp(a, "--rep-ms") == 0 ||
                     strcmp(a, "--long-kib") == 0;
@@ -202,22 +248,22 @@ static int parse_opts(opts *o, int argc, char **argv)
             o->json = 1;
         } else if (strcmp(a, "--mac") == 0) {
             o->mac = 1;
+        } else if (strcmp(a, "--gcm") == 0) {
+            o->mode = MODE_GCM;
         } else if (strcmp(a, "--cpu-time") == 0) {
             o->cputime = 1;
         } else if (strcmp(a, "--no-openssl") == 0) {
             o->use_peer[ENG_OPENSSL] = 0;
         } else if (strcmp(a, "--no-gcrypt") == 0) {
             o->use_peer[ENG_GCRYPT] = 0;
-        } else if (strcmp(a, "--impl") == 0) {
-            /* impl_storage lives until exit: o->impls point into it */
-            if (parse_list(val, a, impl_list, MAX_IMPLS, &o->nimpl,
-                           &impl_storage) != 0)
+        } else if (strcmp(a, "--impl") == 0 || strcmp(a, "--ghash") == 0) {
+            int impl = a[2] == 'i';
+            if (impl ? parse_names(val, a, rijn_impl_get, "backend",
+                                   o->impls, &o->nimpl, &impl_storage) != 0
+                     : parse_names(val, a, rijn_gcm_impl_get, "GHASH engine",
+                                   o->ghash, &o->nghash, &ghash_storage) != 0)
                 return 1;
-            for (int j = 0; j < o->nimpl; j++) {
-                if (!impl_usable(impl_list[j]))
-                    return 1;
-                o->impls[j] = impl_list[j];
-            }
+            o->impl_given |= impl;
             i++;
         } else if (strcmp(a, "--bits") == 0) {
             char *b[3], *storage;
@@ -266,6 +312,14 @@ static int parse_opts(opts *o, int argc, char **argv)
             return 1;
         }
     }
+    if (o->nghash > 0 && o->mode != MODE_GCM) {
+        tool_err("speed: --ghash goes with --gcm");
+        return 1;
+    }
+    if (o->mac && o->mode == MODE_GCM) {
+        tool_err("speed: --mac and --gcm: one table at a time");
+        return 1;
+    }
     if (!reps_given)
         o->reps = o->quick ? 11 : 31;
     if (!rep_ms_given)
@@ -276,7 +330,7 @@ static int parse_opts(opts *o, int argc, char **argv)
         o->bits[1] = 192;
         o->bits[2] = 256;
     }
-    if (o->nimpl == 0) {
+    if (o->nimpl == 0 && o->nghash == 0) {
         rijn_impl_info info;
         for (size_t i = 0; rijn_impl_get(i, &info) == 0 && o->nimpl < MAX_IMPLS;
              i++)
@@ -287,6 +341,54 @@ static int parse_opts(opts *o, int argc, char **argv)
             return 1;
         }
     }
+    return 0;
+}
+
+/*
+ * --gcm: the (backend, GHASH engine) rows. Without --ghash every backend
+ * gets the engine a key set up for it picks (RIJN_GHASH_IMPL applies);
+ * with it, the default backend (or each of --impl) gets each engine named.
+ */
+static int gcm_pairs(opts *o)
+{
+    const char *names[MAX_IMPLS], *base[MAX_IMPLS];
+    int nbase = o->nimpl, n = 0;
+
+    memcpy(names, o->ghash, sizeof names);
+    memcpy(base, o->impls, sizeof base);
+    if (o->nghash == 0) {
+        for (int b = 0; b < nbase; b++) {
+            rijn_gcm_key k;
+            if (rijn_gcm_setkey_impl(&k, bench_key, 16, base[b], NULL) != 0) {
+                tool_err("speed: no GHASH engine for backend '%s' (see "
+                         "`rijn impl`, RIJN_GHASH_IMPL)", base[b]);
+                return -1;
+            }
+            o->ghash[b] = rijn_gcm_key_ghash(&k);
+            rijn_gcm_key_wipe(&k);
+        }
+        return 0;
+    }
+    if (!o->impl_given) {
+        base[0] = rijn_impl_default();
+        nbase = 1;
+        if (base[0] == NULL) {
+            tool_err("speed: no default backend");
+            return -1;
+        }
+    }
+    for (int b = 0; b < nbase; b++) {
+        for (int g = 0; g < o->nghash; g++, n++) {
+            if (n == MAX_IMPLS) {
+                tool_err("speed: more than %d backend and GHASH engine "
+                         "pairs", MAX_IMPLS);
+                return -1;
+            }
+            o->impls[n] = base[b];
+            o->ghash[n] = names[g];
+        }
+    }
+    o->nimpl = n;
     return 0;
 }
 
@@ -305,6 +407,39 @@ static void json_string(const char *s)
     putchar('"');
 }
 
+/* Row b (backend, GHASH engine) with the k-th key size. */
+static variant row_variant(const opts *o, int b, int k)
+{
+    variant v = {o->mode, o->impls[b], o->ghash[b], o->bits[k] / 8};
+    return v;
+}
+
+/* "backend-bits", or with --gcm "backend/engine-bits". */
+static void variant_name(const variant *v, char *buf, size_t n)
+{
+    if (v->mode == MODE_GCM)
+        snprintf(buf, n, "%s/%s-%zu", v->impl, v->ghash, v->key_len * 8);
+    else
+        snprintf(buf, n, "%s-%zu", v->impl, v->key_len * 8);
+}
+
+/* The first columns of a text row: the backend, with --gcm its engine. */
+static void print_backend(enum bmode mode, const char *impl,
+                          const char *ghash)
+{
+    printf("%-12s ", impl);
+    if (mode == MODE_GCM)
+        printf("%-15s ", ghash);
+}
+
+/* The same as the first members of a JSON object. */
+static void json_backend(const variant *v)
+{
+    printf("{\"impl\": \"%s\", ", v->impl);
+    if (v->mode == MODE_GCM)
+        printf("\"ghash\": \"%s\", ", v->ghash);
+}
+
 static void print_header(const opts *o)
 {
     const peer *po = o->use_peer[ENG_OPENSSL] ? peer_openssl() : NULL;
@@ -313,7 +448,8 @@ static void print_header(const opts *o)
 
     rijn_cpu_features(feat, sizeof feat);
     if (o->json) {
-        printf("{\n  \"tool\": \"rijn speed\",\n  \"version\": ");
+        printf("{\n  \"tool\": \"rijn speed\",\n  \"mode\": \"aes-%s\",\n"
+               "  \"version\": ", o->mode == MODE_GCM ? "gcm" : "ctr");
         json_string(rijn_version());
         printf(",\n  \"cpu_features\": ");
         json_string(feat);
@@ -325,6 +461,9 @@ static void print_header(const opts *o)
                "\"long_bytes\": %zu, \"statistic\": \"median\", "
                "\"interleaved\": true},\n",
                o->reps, o->rep_seconds, o->long_len);
+        if (o->mode == MODE_GCM)
+            printf("  \"gcm\": {\"iv_bytes\": 12, \"aad_bytes\": 0, "
+                   "\"tag_bytes\": 16, \"iv_per_message\": true},\n");
         printf("  \"peers\": {\"openssl\": ");
         if (po)
             json_string(peer_version(po));
@@ -338,8 +477,11 @@ static void print_header(const opts *o)
         printf("},\n  \"results\": [");
         return;
     }
-    printf("rijn speed: librijn %s, AES-CTR; cpu features: %s\n",
-           rijn_version(), feat);
+    printf("rijn speed: librijn %s, %s; cpu features: %s\n", rijn_version(),
+           o->mode == MODE_GCM ? "AES-GCM (a 12-byte IV set per message, no "
+                                 "AAD, 16-byte tag)"
+                               : "AES-CTR",
+           feat);
     printf("clock: %.2f GHz, %s;\n       times from clock_gettime(%s)%s;"
            " cycles/byte = seconds x core Hz / bytes\n",
            core_hz / 1e9, clock_method(), clock_name(),
@@ -361,9 +503,10 @@ static void print_header(const opts *o)
                peer_gcrypt_error());
     printf("ratio = peer time / rijn time (> 1: rijn is faster); rows "
            "marked [cyc] are cycles per operation\n\n");
-    printf("%-12s %4s %-16s %10s %7s %12s %7s %11s %7s\n", "backend", "bits",
-           "measure", "rijn c/B", "GB/s", "openssl c/B", "ratio",
-           "gcrypt c/B", "ratio");
+    print_backend(o->mode, "backend", "ghash");
+    printf("%4s %-16s %10s %7s %12s %7s %11s %7s\n", "bits", "measure",
+           "rijn c/B", "GB/s", "openssl c/B", "ratio", "gcrypt c/B",
+           "ratio");
 }
 
 static double to_cycles(const result *r, int e)
@@ -372,15 +515,17 @@ static double to_cycles(const result *r, int e)
     return r->per_iter > 0 ? cyc / r->per_iter : cyc;
 }
 
-static void print_row(const opts *o, const char *impl, unsigned bits,
-                      const measure *m, const result *r)
+static void print_row(const opts *o, const variant *v, const measure *m,
+                      const result *r)
 {
     double rc = to_cycles(r, ENG_RIJN);
+    unsigned bits = (unsigned)v->key_len * 8;
 
     if (o->json) {
-        printf("%s\n    {\"impl\": \"%s\", \"bits\": %u, \"measure\": \"%s\", "
-               "\"bytes\": %.0f, \"unit\": \"%s\"",
-               json_first ? "" : ",", impl, bits, m->id, r->per_iter,
+        printf("%s\n    ", json_first ? "" : ",");
+        json_backend(v);
+        printf("\"bits\": %u, \"measure\": \"%s\", \"bytes\": %.0f, "
+               "\"unit\": \"%s\"", bits, m->id, r->per_iter,
                r->per_iter > 0 ? "cycles/byte" : "cycles");
         json_first = 0;
         for (int e = 0; e < ENG_N; e++) {
@@ -401,7 +546,8 @@ static void print_row(const opts *o, const char *impl, unsigned bits,
         fflush(stdout);
         return;
     }
-    printf("%-12s %4u %-16s %10.2f ", impl, bits, m->label, rc);
+    print_backend(v->mode, v->impl, v->ghash);
+    printf("%4u %-16s %10.2f ", bits, m->label, rc);
     if (r->per_iter > 0)
         printf("%7.3f ", r->per_iter / r->sec[ENG_RIJN] / 1e9);
     else
@@ -422,49 +568,60 @@ static void print_row(const opts *o, const char *impl, unsigned bits,
  * Cross-check: every engine must produce the same bytes
  * --------------------------------------------------------------------- */
 
-static int cross_check(const opts *o, const char *impl, size_t key_len)
+static int cross_check(const opts *o, const variant *v)
 {
-    /* A counter whose low 64 bits wrap after 2 blocks: tests the carry. */
+    /* A counter whose low 64 bits wrap after 2 blocks: tests the carry
+     * (CTR); GCM takes the first 12 bytes. */
     static const unsigned char iv[16] = {0, 1, 2, 3, 4, 5, 6, 7,
                                          0xff, 0xff, 0xff, 0xff,
                                          0xff, 0xff, 0xff, 0xfe};
     enum { N = 3001 };
     static unsigned char in[N], ref[N], got[N];
-    session *s;
-    int bad = 0;
+    unsigned char tag[16] = {0}, wrong[16];
+    int gcm = v->mode == MODE_GCM, bad = 0;
+    char name[64];
 
+    variant_name(v, name, sizeof name);
     for (size_t i = 0; i < N; i++)
         in[i] = (unsigned char)(i * 7 + 3);
-    s = sess_open(ENG_RIJN, impl, key_len, bench_key, iv);
-    if (s == NULL) {
-        tool_err("speed: %s: cannot set up AES-%zu-CTR", impl, key_len * 8);
-        return -1;
-    }
-    sess_oneshot(s, ref, in, N, iv);
-    /* streaming in uneven pieces must match one-shot */
-    for (size_t off = 0, step = 1; off < N; off += step, step = step * 3 + 1) {
-        size_t n = N - off < step ? N - off : step;
-        sess_stream(s, got + off, in + off, n);
-    }
-    if (memcmp(ref, got, N) != 0) {
-        tool_err("speed: %s-%zu: streaming output differs from one-shot",
-                 impl, key_len * 8);
-        bad = 1;
-    }
-    sess_close(s);
-    for (int e = ENG_OPENSSL; e < ENG_N; e++) {
-        if (!o->use_peer[e] || engine_peer(e) == NULL)
+    for (int e = 0; e < ENG_N; e++) {
+        session *s;
+        if (e != ENG_RIJN && (!o->use_peer[e] || engine_peer(e) == NULL))
             continue;
-        s = sess_open(e, NULL, key_len, bench_key, iv);
+        s = sess_open(e, v, bench_key, iv);
         if (s == NULL) {
-            tool_err("speed: %s: cannot set up AES-%zu-CTR", eng_names[e],
-                     key_len * 8);
+            tool_err("speed: %s: cannot set up AES-%zu-%s",
+                     e == ENG_RIJN ? v->impl : eng_names[e], v->key_len * 8,
+                     mode_names[v->mode]);
             return -1;
         }
-        sess_oneshot(s, got, in, N, iv);
-        if (sess_failed(s) || memcmp(ref, got, N) != 0) {
-            tool_err("speed: MISMATCH: %s-%zu output differs from %s",
-                     impl, key_len * 8, eng_names[e]);
+        if (e == ENG_RIJN) {
+            sess_oneshot(s, ref, in, N, iv);
+            memcpy(tag, s->tag, 16);
+            /* streaming in uneven pieces must match one-shot */
+            if (sess_pieces(s, got, in, N, iv) != 0 ||
+                memcmp(ref, got, N) != 0 || memcmp(tag, s->tag, 16) != 0) {
+                tool_err("speed: %s: streaming output differs from "
+                         "one-shot", name);
+                bad = 1;
+            }
+        } else {
+            sess_oneshot(s, got, in, N, iv);
+            if (sess_failed(s) || memcmp(ref, got, N) != 0 ||
+                memcmp(tag, s->tag, 16) != 0) {
+                tool_err("speed: MISMATCH: %s output differs from %s", name,
+                         eng_names[e]);
+                bad = 1;
+            }
+        }
+        /* GCM: every engine opens rijn's message and refuses a wrong tag */
+        memcpy(wrong, tag, 16);
+        wrong[15] ^= 1;
+        if (gcm && (sess_decrypt(s, got, ref, N, iv, tag) != 0 ||
+                    memcmp(got, in, N) != 0 ||
+                    sess_decrypt(s, got, ref, N, iv, wrong) == 0)) {
+            tool_err("speed: MISMATCH: %s does not open %s's message as it "
+                     "should", eng_names[e], name);
             bad = 1;
         }
         sess_close(s);
@@ -476,9 +633,8 @@ static int cross_check(const opts *o, const char *impl, size_t key_len)
  * One cell: all engines, interleaved
  * --------------------------------------------------------------------- */
 
-static int measure_cell(const opts *o, const char *impl, size_t key_len,
-                        const measure *m, unsigned char *in,
-                        unsigned char *out, result *r)
+static int measure_cell(const opts *o, const variant *v, const measure *m,
+                        unsigned char *in, unsigned char *out, result *r)
 {
     cell cells[ENG_N];
     size_t iters[ENG_N];
@@ -494,11 +650,10 @@ static int measure_cell(const opts *o, const char *impl, size_t key_len,
         active[e] = 0;
         if (e != ENG_RIJN && (!o->use_peer[e] || engine_peer(e) == NULL))
             continue;
-        if (cell_open(&cells[e], m, e, impl, key_len, in, out,
-                      o->long_len) != 0) {
+        if (cell_open(&cells[e], m, e, v, in, out, o->long_len) != 0) {
             cell_close(&cells[e]);
-            tool_err("speed: %s: cannot set up AES-%zu-CTR", eng_names[e],
-                     key_len * 8);
+            tool_err("speed: %s: cannot set up AES-%zu-%s", eng_names[e],
+                     v->key_len * 8, mode_names[v->mode]);
             if (e == ENG_RIJN) {
                 free(samples);
                 return -1;
@@ -539,45 +694,48 @@ static void threads_report(const opts *o)
     double seconds = o->quick ? 0.25 : 1.0;
     int first = 1;
 
-    if (o->json)
+    if (o->json) {
         printf("\n  ],\n  \"threads\": [");
-    else
+    } else {
         printf("\nthreads: %d, each encrypting its own %zu KiB buffer "
-               "(continuing stream) for ~%g s\n"
-               "%-12s %4s %-8s %12s %12s %8s %14s\n",
-               o->threads, o->long_len >> 10, seconds, "backend", "bits",
-               "library", "1 thr GB/s", "N thr GB/s", "scaling",
-               "c/B per thread");
+               "(%s) for ~%g s\n", o->threads, o->long_len >> 10,
+               o->mode == MODE_GCM ? "one message after another, in place, "
+                                     "each with its IV and tag"
+                                   : "continuing stream",
+               seconds);
+        print_backend(o->mode, "backend", "ghash");
+        printf("%4s %-8s %12s %12s %8s %14s\n", "bits", "library",
+               "1 thr GB/s", "N thr GB/s", "scaling", "c/B per thread");
+    }
     for (int b = 0; b < o->nimpl; b++) {
         for (int k = 0; k < o->nbits; k++) {
-            size_t key_len = o->bits[k] / 8;
+            variant v = row_variant(o, b, k);
             for (int e = 0; e < ENG_N; e++) {
                 double one, many, cpb;
                 if (e != ENG_RIJN && (!o->use_peer[e] || !engine_peer(e)))
                     continue;
-                one = run_threads(e, o->impls[b], key_len, 1, o->long_len,
-                                  seconds);
-                many = run_threads(e, o->impls[b], key_len, o->threads,
-                                   o->long_len, seconds);
+                one = run_threads(e, &v, 1, o->long_len, seconds);
+                many = run_threads(e, &v, o->threads, o->long_len, seconds);
                 if (one <= 0 || many <= 0) {
                     tool_err("speed: thread run failed (%s)", eng_names[e]);
                     continue;
                 }
                 cpb = core_hz * o->threads / many;
                 if (o->json) {
-                    printf("%s\n    {\"impl\": \"%s\", \"bits\": %u, "
-                           "\"library\": \"%s\", \"threads\": %d, "
-                           "\"gbps_1\": %.4f, \"gbps_n\": %.4f, "
-                           "\"scaling\": %.3f, \"cycles_per_byte_per_thread\""
-                           ": %.4f}",
-                           first ? "" : ",", o->impls[b], o->bits[k],
-                           eng_names[e], o->threads, one / 1e9, many / 1e9,
-                           many / one, cpb);
+                    printf("%s\n    ", first ? "" : ",");
+                    json_backend(&v);
+                    printf("\"bits\": %u, \"library\": \"%s\", "
+                           "\"threads\": %d, \"gbps_1\": %.4f, "
+                           "\"gbps_n\": %.4f, \"scaling\": %.3f, "
+                           "\"cycles_per_byte_per_thread\": %.4f}",
+                           o->bits[k], eng_names[e], o->threads, one / 1e9,
+                           many / 1e9, many / one, cpb);
                     first = 0;
                 } else {
-                    printf("%-12s %4u %-8s %12.3f %12.3f %7.2fx %14.2f\n",
-                           o->impls[b], o->bits[k], eng_names[e], one / 1e9,
-                           many / 1e9, many / one, cpb);
+                    print_backend(v.mode, v.impl, v.ghash);
+                    printf("%4u %-8s %12.3f %12.3f %7.2fx %14.2f\n",
+                           o->bits[k], eng_names[e], one / 1e9, many / 1e9,
+                           many / one, cpb);
                 }
                 fflush(stdout);
             }
@@ -620,6 +778,13 @@ static int plot_prepare(const char *png)
     return 0;
 }
 
+/* What the curve's messages are. */
+static const char *plot_what(enum bmode mode)
+{
+    return mode == MODE_GCM ? "messages with their own 12-byte IV and tag"
+                            : "one-shot messages with a fixed key and IV";
+}
+
 /* sv holds nrijn backend series first, then the peers'; unnamed = unused */
 static int write_plot(const opts *o, const series *sv, int ns)
 {
@@ -640,14 +805,14 @@ static int write_plot(const opts *o, const series *sv, int ns)
         tool_err("speed: %s: %s", dat, strerror(errno));
         return -1;
     }
-    fprintf(f, "# rijn speed: cycles/byte (core clock %.2f GHz), one-shot "
-               "messages with a fixed key and IV\nlength", core_hz / 1e9);
+    fprintf(f, "# rijn speed: cycles/byte (core clock %.2f GHz), %s\nlength",
+            core_hz / 1e9, plot_what(o->mode));
     for (int s = 0; s < ns; s++)
         if (sv[s].name[0] != '\0')
             fprintf(f, " %s", sv[s].name);
     fputc('\n', f);
     for (size_t m = 0; m < N_MEASURES; m++) {
-        if (measures[m].kind != M_ONESHOT)
+        if (measures[m].mode != o->mode || !measure_on_curve(&measures[m]))
             continue;
         fprintf(f, "%zu", measures[m].len == LONG_LEN ? o->long_len
                                                       : measures[m].len);
@@ -675,8 +840,7 @@ static int write_plot(const opts *o, const series *sv, int ns)
             "# gnuplot script written by `rijn speed --plot`; run: gnuplot %s\n"
             "set terminal pngcairo size 1100,700 noenhanced\n"
             "set output '%s'\n"
-            "set title 'AES-CTR, one-shot messages (core clock %.2f GHz "
-            "estimated)'\n"
+            "set title 'AES-%s, %s (core clock %.2f GHz estimated)'\n"
             "set logscale xy\n"
             "set xlabel 'message length (bytes)'\n"
             "set ylabel 'cycles per byte'\n"
@@ -687,7 +851,8 @@ static int write_plot(const opts *o, const series *sv, int ns)
             "# rijn backends solid, comparison libraries dashed\n"
             "plot for [i=2:%d] '%s' using 1:i with linespoints lw 2 "
             "title columnheader(i)%s",
-            gp, o->plot, core_hz / 1e9, nrijn + 1, dat,
+            gp, o->plot, mode_names[o->mode], plot_what(o->mode),
+            core_hz / 1e9, nrijn + 1, dat,
             nall > nrijn ? ", \\\n" : "\n");
     if (nall > nrijn)
         fprintf(f, "     for [i=%d:%d] '%s' using 1:i with linespoints "
@@ -740,6 +905,8 @@ int cmd_speed(int argc, char **argv)
     }
     if (o.mac)
         return rijn_speed_poly1305(stdout, o.json, o.quick) == 0 ? 0 : 1;
+    if (o.mode == MODE_GCM && gcm_pairs(&o) != 0)
+        return 1;
 
     if (o.plot) {
         /* backend x bits series first, then peer x bits */
@@ -773,15 +940,14 @@ int cmd_speed(int argc, char **argv)
 
     for (int b = 0; b < o.nimpl; b++) {
         for (int k = 0; k < o.nbits; k++) {
-            size_t key_len = o.bits[k] / 8;
+            variant v = row_variant(&o, b, k);
             series *mine = NULL, *peer_sv[ENG_N] = {NULL, NULL, NULL};
 
-            if (cross_check(&o, o.impls[b], key_len) != 0)
+            if (cross_check(&o, &v) != 0)
                 status = 1;
             if (sv) {
                 mine = &sv[b * o.nbits + k];
-                snprintf(mine->name, sizeof mine->name, "%s-%u", o.impls[b],
-                         o.bits[k]);
+                variant_name(&v, mine->name, sizeof mine->name);
                 /* peers: one series per key size, from the first backend */
                 for (int e = ENG_OPENSSL; e < ENG_N && b == 0; e++) {
                     if (!o.use_peer[e] || !engine_peer(e))
@@ -793,12 +959,13 @@ int cmd_speed(int argc, char **argv)
             }
             for (size_t m = 0; m < N_MEASURES; m++) {
                 result r;
-                if (measure_cell(&o, o.impls[b], key_len, &measures[m], in,
-                                 out, &r) != 0)
+                if (measures[m].mode != v.mode)
+                    continue;
+                if (measure_cell(&o, &v, &measures[m], in, out, &r) != 0)
                     status = 1;
                 if (r.sec[ENG_RIJN] <= 0)
                     continue;
-                print_row(&o, o.impls[b], o.bits[k], &measures[m], &r);
+                print_row(&o, &v, &measures[m], &r);
                 if (mine && r.per_iter > 0) {
                     mine->cpb[m] = to_cycles(&r, ENG_RIJN);
                     for (int e = ENG_OPENSSL; e < ENG_N; e++)
