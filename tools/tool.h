@@ -6,7 +6,10 @@
  *   common/       clock.c/.h: wall clock, benchmark clock, core-clock
  *                 estimate; peers.c/.h: OpenSSL libcrypto and libgcrypt,
  *                 loaded with dlopen() (never linked) for the comparison
- *                 columns of the benchmark
+ *                 columns of the benchmark; output.c/.h and signals.c:
+ *                 the output file (temporary file + rename) and its
+ *                 clean-up on signals; progress.c/.h the progress line;
+ *                 prompt.c/.h password lines and the terminal prompt
  *   enc/          `rijn enc` (openssl-enc-compatible AES-CTR file
  *                 encryption; enc/enc.h lists its files)
  *   impl/impl.c   `rijn impl` (backends and CPU features)

@@ -15,9 +15,9 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <termios.h>
 #include <unistd.h>
 
+#include "common/prompt.h"
 #include "enc.h"
 #include "tool.h"
 
@@ -417,32 +417,6 @@ int enc_set_hex(const char *in, unsigned char *out, size_t size)
 
 #define APP_PASS_LEN 1024
 
-/*
- * Like openssl's BIO_gets(APP_PASS_LEN): at most 1023 bytes, up to and
- * including a newline, read one byte at a time so that nothing after the
- * line is consumed (the rest of stdin is the data).
- */
-static int read_line_fd(int fd, char *buf, size_t cap)
-{
-    size_t n = 0;
-
-    while (n + 1 < cap) {
-        char c;
-        ssize_t r = read(fd, &c, 1);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return -1;
-        if (r == 0)
-            break;
-        buf[n++] = c;
-        if (c == '\n')
-            break;
-    }
-    buf[n] = '\0';
-    return (int)n;
-}
-
 static char *finish_line(char *buf, int n)
 {
     char *nl, *p;
@@ -492,7 +466,7 @@ char *enc_pass_from_source(const char *arg)
             tool_err("enc: %s: %s", arg + 5, strerror(errno));
             return NULL;
         }
-        n = read_line_fd(fd, buf, sizeof buf);
+        n = tool_read_line(fd, buf, sizeof buf);
         close(fd);
         return finish_line(buf, n);
     }
@@ -502,10 +476,11 @@ char *enc_pass_from_source(const char *arg)
             fprintf(stderr, "Can't access file descriptor %s\n", arg + 3);
             return NULL;
         }
-        return finish_line(buf, read_line_fd(fd, buf, sizeof buf));
+        return finish_line(buf, tool_read_line(fd, buf, sizeof buf));
     }
     if (strcmp(arg, "stdin") == 0)
-        return finish_line(buf, read_line_fd(STDIN_FILENO, buf, sizeof buf));
+        return finish_line(buf,
+                           tool_read_line(STDIN_FILENO, buf, sizeof buf));
     const char *colon = strchr(arg, ':');
     if (colon == NULL || colon - arg > 5)
         fputs("Invalid password argument, missing ':' within the first 5 "
@@ -517,33 +492,6 @@ char *enc_pass_from_source(const char *arg)
 }
 
 #define PW_SIZE 512
-
-/* One prompted line: echo off on a terminal. Like openssl's console UI,
- * a newline follows the answer (which was not echoed) whether or not
- * the prompt went to a terminal, and whether or not the read worked.
- * Returns length or -1. */
-static int prompt_line(int in_fd, int out_fd, int tty, const char *prompt,
-                       char *buf)
-{
-    struct termios old, quiet;
-    int n, restore = 0;
-
-    (void)!write(out_fd, prompt, strlen(prompt));
-    if (tty && tcgetattr(in_fd, &old) == 0) {
-        quiet = old;
-        quiet.c_lflag &= ~(tcflag_t)ECHO;
-        if (tcsetattr(in_fd, TCSAFLUSH, &quiet) == 0)
-            restore = 1;
-    }
-    n = read_line_fd(in_fd, buf, PW_SIZE);
-    if (restore)
-        tcsetattr(in_fd, TCSAFLUSH, &old);
-    (void)!write(out_fd, "\n", 1);
-    if (n <= 0 || buf[n - 1] != '\n')
-        return -1;
-    buf[--n] = '\0';
-    return n;
-}
 
 char *enc_pass_prompt(const char *cipher_upper, int enc, int *quiet)
 {
@@ -557,14 +505,15 @@ char *enc_pass_prompt(const char *cipher_upper, int enc, int *quiet)
     fflush(stdout);
     snprintf(prompt, sizeof prompt, "enter %s %s password:", cipher_upper,
              enc ? "encryption" : "decryption");
-    if (prompt_line(in_fd, out_fd, fd >= 0, prompt, a) < 0) {
+    if (tool_prompt_line(in_fd, out_fd, fd >= 0, prompt, a, PW_SIZE) < 0) {
         fputs("bad password read\n", stderr);
         goto out;
     }
     if (enc) {
         char vprompt[220];
         snprintf(vprompt, sizeof vprompt, "Verifying - %s", prompt);
-        if (prompt_line(in_fd, out_fd, fd >= 0, vprompt, b) < 0) {
+        if (tool_prompt_line(in_fd, out_fd, fd >= 0, vprompt, b,
+                             PW_SIZE) < 0) {
             fputs("bad password read\n", stderr);
             goto out;
         }

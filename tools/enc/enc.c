@@ -29,6 +29,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "common/output.h"
 #include "enc.h"
 #include "tool.h"
 
@@ -84,7 +85,7 @@ struct state {
     struct stat in_st;
     struct enc_src src;
     struct enc_dst dst;
-    struct enc_output out;
+    struct output out;
     int out_open;
 };
 
@@ -237,9 +238,9 @@ static int run(struct state *s)
     }
 
     /* 4. The output (never for -P). */
-    enc_install_signals();
+    signals_install("enc");
     if (o->printkey != 2) {
-        if (enc_open_output(&s->out, o->out_path, &s->in_st) != 0)
+        if (output_open(&s->out, "enc", o->out_path, &s->in_st, 0) != 0)
             return 1;
         s->out_open = 1;
         s->dst.fd = s->out.fd;
@@ -275,7 +276,7 @@ static int run(struct state *s)
         if (enc_run_data(&r) != 0)
             ok = 0;
     }
-    if (enc_close_output(&s->out, ok) != 0)
+    if (output_close(&s->out, ok) != 0)
         ok = 0;
     enc_run_end(&r);
     s->out_open = 0;
@@ -310,7 +311,7 @@ int cmd_enc(int argc, char **argv)
     else
         rc = rc == 1 ? 1 : 0;
     if (s->out_open)
-        enc_close_output(&s->out, 0);
+        output_close(&s->out, 0);
     if (s->in_fd > STDIN_FILENO)
         close(s->in_fd);
     enc_b64_free(&s->src, &s->dst);

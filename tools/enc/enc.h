@@ -7,14 +7,14 @@
  *               password sources, usage text
  *   b64.c       the data source and sink: raw, or through base64
  *   kdf.c       PBKDF2 with its blocks on several threads
- *   output.c    the output file: temporary file + rename, or in place
- *   signals.c   signals: remove the temporary file, EPIPE not SIGPIPE
  *   engine.c    the data phase: picks an I/O engine (engine.h), the
  *               error bookkeeping of their threads
  *   file_engine.c    regular file -> our temporary file, in parallel
  *   stream_engine.c  pipes and the rest: pipelined reader and writer
  *   simple_loop.c    small regular files: one thread, one buffer
- *   progress.c  the progress line
+ * The output file (temporary file + rename), the signal handlers, the
+ * progress line and the password prompt are in ../common, shared with
+ * `rijn seal` and `rijn open`.
  */
 #ifndef RIJN_TOOL_ENC_H
 #define RIJN_TOOL_ENC_H
@@ -76,35 +76,6 @@ char *enc_pass_from_source(const char *arg);
  * an empty password: exit 1 without a message, like openssl). */
 char *enc_pass_prompt(const char *cipher_upper, int enc, int *quiet);
 
-/* ---- output (output.c, signals.c) -------------------------------------- */
-
-struct enc_output {
-    int fd;
-    const char *name;     /* for messages */
-    char *final;          /* rename target (regular file), or NULL */
-    int is_regular_tmp;   /* fd is a fresh temporary regular file */
-    const char *in_place; /* why a regular file is overwritten in place
-                           * instead of replaced, or NULL */
-};
-
-/* Open the output last; refuses the input file itself. A regular file is
- * written to a temporary file renamed over it at the end, unless that
- * would not be the same file afterwards (other hard links, an owner we
- * cannot give a new file) or no file can be created next to it: then it
- * is truncated and written in place, as openssl does, but only now that
- * every argument is checked and the input is open. 0 or -1. */
-int enc_open_output(struct enc_output *o, const char *path,
-                    const struct stat *in_st);
-/* Finish: rename into place when ok, else remove the temporary file (or
- * say that a file written in place is incomplete). */
-int enc_close_output(struct enc_output *o, int ok);
-/* Async-signal-safe: remove the temporary file being written, if any
- * (the signal handlers call it). */
-void enc_output_abandon(void);
-/* Remove the temporary file on SIGINT, SIGTERM, SIGHUP and SIGBUS; ignore
- * SIGPIPE (signals.c). */
-void enc_install_signals(void);
-
 /* ---- source, sink, base64 (b64.c) -------------------------------------- */
 
 struct enc_b64enc;   /* base64 writer state */
@@ -154,7 +125,7 @@ struct enc_run {
     struct enc_teardown *teardown; /* set by enc_run_data: see enc_run_end */
 };
 int enc_run_data(struct enc_run *r);
-/* After enc_run_data and enc_close_output: wait for the data phase's
+/* After enc_run_data and output_close: wait for the data phase's
  * last clean-up (it runs in the background while the output is renamed
  * into place). */
 void enc_run_end(struct enc_run *r);

@@ -9,26 +9,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/progress.h"
 #include "enc.h"
 
 /* Stream engine slot and simple loop buffer; a regular input smaller than
  * this takes the simple loop. */
 #define CHUNK ((size_t)1 << 20)
-
-/* ---- progress.c -------------------------------------------------------- */
-
-struct progress {
-    int on;
-    int shown;
-    uint64_t total;          /* 0: unknown */
-    double t0, last;
-    double first, every;     /* seconds: first line, then refreshes */
-};
-
-/* RIJN_ENC_PROGRESS_EVERY=s (tests) changes the refresh times. */
-void progress_init(struct progress *p, int on, uint64_t total);
-/* Print when due (every 0.25 s, from 0.5 s on) or when final. */
-void progress_show(struct progress *p, uint64_t done, int final);
 
 /* ---- engine.c: error bookkeeping shared by engine threads -------------- */
 

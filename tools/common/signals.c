@@ -1,9 +1,9 @@
 /*
- * `rijn enc` signals: SIGINT, SIGTERM and SIGHUP (unless whoever started
- * us ignores them) and SIGBUS remove the temporary output file
- * (enc_output_abandon, output.c) before the process ends; SIGBUS, raised
- * when a mapped file shrinks under us, ends it with a message and exit
- * status 1. SIGPIPE is ignored, so that a closed pipe is a write error.
+ * Signals of the commands that write a file: SIGINT, SIGTERM and SIGHUP
+ * (unless whoever started us ignores them) and SIGBUS remove the temporary
+ * output file (output_abandon, output.c) before the process ends; SIGBUS,
+ * raised when a mapped file shrinks under us, ends it with a message and
+ * exit status 1. SIGPIPE is ignored, so that a closed pipe is a write error.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -11,15 +11,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "enc.h"
+#include "output.h"
+
+static const char *signal_who = "rijn";
 
 static void on_fatal_signal(int sig)
 {
-    enc_output_abandon();
+    output_abandon();
     if (sig == SIGBUS) {
         static const char msg[] =
-            "rijn: enc: a mapped file changed (shrank) while in use (the "
-            "input?); nothing written\n";
+            ": a mapped file changed (shrank) while in use (the input?); "
+            "nothing written\n";
+        (void)!write(STDERR_FILENO, "rijn: ", 6);
+        (void)!write(STDERR_FILENO, signal_who, strlen(signal_who));
         (void)!write(STDERR_FILENO, msg, sizeof msg - 1);
         _exit(1);
     }
@@ -27,11 +31,12 @@ static void on_fatal_signal(int sig)
     raise(sig);
 }
 
-void enc_install_signals(void)
+void signals_install(const char *who)
 {
     static const int stop[] = {SIGINT, SIGTERM, SIGHUP};
     struct sigaction sa, old;
 
+    signal_who = who;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
     sa.sa_handler = on_fatal_signal;

@@ -1,15 +1,15 @@
 /*
- * `rijn enc` progress line on stderr (-progress, or by default when stderr
- * is a terminal): bytes done, of how many when known, rate and time left,
- * refreshed by the I/O engines.
+ * The progress line on stderr of `rijn enc`, `seal` and `open` (--progress,
+ * or by default when stderr is a terminal): bytes done, of how many when
+ * known, rate and time left, refreshed by the data engines.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "common/clock.h"
-#include "engine.h"
+#include "clock.h"
+#include "progress.h"
 
 static void human(char *buf, size_t n, double v)
 {
