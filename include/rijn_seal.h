@@ -57,7 +57,9 @@ enum {
     RIJN_SEAL_ETOOBIG = -10,  /* more chunks than the format allows */
     RIJN_SEAL_ERANDOM = -11,  /* getrandom() failed */
     RIJN_SEAL_EKDF = -12,     /* Argon2id failed or is not built in */
-    RIJN_SEAL_ESINK = -13     /* the output callback failed */
+    RIJN_SEAL_ESINK = -13,    /* the output callback failed */
+    RIJN_SEAL_ELAST = -14     /* the last chunk fails authentication: cut
+                               * inside a chunk, or modified at the end */
 };
 
 /* A short English message for an error code. */
@@ -99,6 +101,17 @@ RIJN_API int rijn_chunked_seal_chunk(const rijn_chunked *c, uint64_t index,
 RIJN_API int rijn_chunked_open_chunk(const rijn_chunked *c, uint64_t index,
                                      int final, unsigned char *out,
                                      const unsigned char *in, size_t in_len);
+
+/* After chunk `index` (ciphertext in[0..in_len), opened as the final one
+ * or not) failed to open: say why. RIJN_SEAL_ETRAIL if a prefix of it is
+ * a valid final chunk (the message ended there and bytes were appended);
+ * else RIJN_SEAL_ELAST for a final chunk (the file was cut inside a
+ * chunk, or its end modified: the two look the same), RIJN_SEAL_ECHUNK
+ * for another. One pass over in (every prefix length is tried); for error
+ * paths. */
+RIJN_API int rijn_chunked_diagnose(const rijn_chunked *c, uint64_t index,
+                                   int final, const unsigned char *in,
+                                   size_t in_len);
 
 RIJN_API void rijn_chunked_wipe(rijn_chunked *c);
 

@@ -133,6 +133,42 @@ int rijn_chunked_open_chunk(const rijn_chunked *c, uint64_t index, int final,
                : RIJN_SEAL_ECHUNK;
 }
 
+/* see rijn_seal.h. The GHASH of a prefix is carried from one length to
+ * the next: the context after l bytes is copied and the copy checked
+ * against the 16 bytes that follow as the tag, so the whole search costs
+ * one decryption of in (into a 16-byte scratch), not one per length. */
+int rijn_chunked_diagnose(const rijn_chunked *c, uint64_t index, int final,
+                          const unsigned char *in, size_t in_len)
+{
+    rijn_gcm_ctx ctx, trial;
+    unsigned char nonce[12], scratch[1];
+    int r = final ? RIJN_SEAL_ELAST : RIJN_SEAL_ECHUNK;
+
+    if (index >= RIJN_CHUNKED_MAX_CHUNKS || in_len <= RIJN_CHUNK_TAG)
+        return r;
+    if (in_len > RIJN_CHUNK_CT)
+        in_len = RIJN_CHUNK_CT;
+    nonce_of(c, index, nonce);
+    if (rijn_gcm_start(&ctx, &c->key, nonce, 12) != 0)
+        return r;
+    /* final chunks of l + 16 < in_len bytes: l = 0 .. in_len - 17 */
+    for (size_t l = 0; l + RIJN_CHUNK_TAG < in_len; l++) {
+        int ok;
+        trial = ctx;
+        ok = rijn_gcm_verify(&trial, in + l, RIJN_CHUNK_TAG) == 0;
+        if (ok) {
+            r = RIJN_SEAL_ETRAIL;
+            break;
+        }
+        if (rijn_gcm_decrypt_update(&ctx, scratch, in + l, 1) != 0)
+            break;
+    }
+    rijn_gcm_wipe(&ctx);
+    rijn_gcm_wipe(&trial);
+    rijn_burn(scratch, sizeof scratch);
+    return r;
+}
+
 /* see rijn_seal.h */
 void rijn_chunked_wipe(rijn_chunked *c)
 {
@@ -272,6 +308,9 @@ static int open_full(rijn_chunked_stream *s)
 {
     int r = rijn_chunked_open_chunk(&s->c, s->index, 0, s->out, s->buf,
                                     RIJN_CHUNK_CT);
+    if (r == RIJN_SEAL_ECHUNK) /* the final chunk, with bytes appended? */
+        r = rijn_chunked_diagnose(&s->c, s->index, 0, s->buf,
+                                  RIJN_CHUNK_CT);
     if (r == RIJN_SEAL_OK)
         r = emit(s, s->out, RIJN_CHUNK);
     if (r != RIJN_SEAL_OK)
@@ -344,17 +383,8 @@ int rijn_chunked_reader_finish(rijn_chunked_stream *s)
     if (s->used < RIJN_CHUNK_TAG)
         return fail(s, RIJN_SEAL_ETRUNC);
     r = rijn_chunked_open_chunk(&s->c, s->index, 1, s->out, s->buf, s->used);
-    if (r == RIJN_SEAL_ECHUNK) {
-        /* A valid final chunk followed by more bytes? Say so: that is an
-         * extended message, not a damaged chunk. (Only on this error path:
-         * one trial per possible length.) */
-        for (size_t l = RIJN_CHUNK_TAG; l < s->used; l++) {
-            if (rijn_chunked_open_chunk(&s->c, s->index, 1, s->out, s->buf,
-                                        l) == RIJN_SEAL_OK)
-                return fail(s, RIJN_SEAL_ETRAIL);
-        }
-        return fail(s, RIJN_SEAL_ECHUNK);
-    }
+    if (r == RIJN_SEAL_ECHUNK) /* a valid final chunk and more bytes? */
+        r = rijn_chunked_diagnose(&s->c, s->index, 1, s->buf, s->used);
     if (r == RIJN_SEAL_OK)
         r = emit(s, s->out, s->used - RIJN_CHUNK_TAG);
     if (r != RIJN_SEAL_OK)

@@ -56,6 +56,9 @@ const char *rijn_seal_strerror(int err)
         return "the file was modified: a chunk fails authentication "
                "(modified, reordered, duplicated or dropped data)";
     case RIJN_SEAL_ETRUNC: return "the file is truncated";
+    case RIJN_SEAL_ELAST:
+        return "the file is truncated or modified: its last chunk fails "
+               "authentication";
     case RIJN_SEAL_ETRAIL: return "data after the end of the message";
     case RIJN_SEAL_ETOOBIG: return "message too long for the format";
     case RIJN_SEAL_ERANDOM: return "no randomness from getrandom()";
