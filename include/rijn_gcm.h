@@ -46,6 +46,11 @@
  *   rijn_gcm_impl_get lists them, `rijn impl` prints them.
  *
  *     name              arch     constant-time  needs / notes
+ *     vpclmul-avx512    x86-64   yes            VPCLMULQDQ, VAES, AVX-512F/BW/VL
+ *                                               (and AVX2, AES-NI, PCLMULQDQ,
+ *                                               SSSE3); fused with
+ *                                               vaes-avx512: 32 blocks per
+ *                                               step on ZMM, H^32..H^1
  *     vpmsum            ppc64    yes            POWER8 vector crypto, VSX
  *                                               (either byte order): vpmsumd,
  *                                               H^8..H^1, 8 blocks per

@@ -1,0 +1,652 @@
+/*
+ * vpclmul-avx512: GHASH with VPCLMULQDQ on 512-bit registers (four blocks
+ * per ZMM), and AES-GCM fused with the vaes-avx512 backend: one stitched
+ * loop of VAES counter-mode encryption and VPCLMULQDQ hashing.
+ *
+ * Batch width. Fused loop: 32 blocks per step, 8 ZMM of counter blocks in
+ * flight; between their AES rounds it hashes 32 blocks (the previous
+ * step's ciphertext when encrypting, this step's input when decrypting)
+ * against H^32..H^1 with one reduction. Schoolbook products (4 VPCLMULQDQ
+ * per ZMM); Karatsuba measured within +-2% of it here (faster for AES-128,
+ * slower for AES-256: the extra XORs and shuffles compete with VAESENC),
+ * so the loop keeps the simpler form, as Linux's AVX-512 code does. The
+ * last 1..31 blocks take one batch of 1, 2, 4 or 8 ZMM with masked loads
+ * and stores (no byte outside in/out is read or written); when encrypting,
+ * the previous step's hashing runs between that batch's AES rounds.
+ * GHASH alone (blocks: AAD, unfused pairings): 32 blocks per reduction
+ * with Karatsuba products from a table of H's half-sums (26 VPCLMULQDQ per
+ * 32 blocks instead of 34; 5% faster than schoolbook here, where GHASH
+ * alone is bound by VPCLMULQDQ), tails masked, one block on XMM.
+ *
+ * Representation (Gueron and Kounavis' reflected method, in the form of
+ * Linux's aes-gcm-vaes-avx512.S): blocks are byte-reversed, not
+ * bit-reversed, so a block is read as a 128-bit integer whose bit 127 - i
+ * is the coefficient of x^i. VPCLMULQDQ of two such values gives the
+ * product with its bits reversed over 255 positions, i.e. one factor of x
+ * too many; the key powers are stored times x^-1 to cancel it. Read the
+ * other way round (bit i = coefficient of x^i), the integers multiply to
+ * a . b . x^-128 modulo G = x^128 + x^127 + x^126 + x^121 + 1, and the
+ * 256-bit product lo + x^64 mi + x^128 hi reduces in two folds of 64 bits:
+ * a 64-bit word w at the bottom is cancelled by adding w . G, which moves
+ * it up 128 bits and adds w . (x^63 + x^62 + x^57) (one VPCLMULQDQ) 64
+ * bits up: mi ^= swap(lo) ^ lo_low . P, then hi ^= swap(mi) ^ mi_low . P.
+ * Products of different blocks are summed before that reduction, one per
+ * 32 blocks, and the four lanes are XORed together at the end.
+ *
+ * Counters: in their big-endian form while no counter's low byte wraps
+ * inside a step (VPADDD to byte 15 then needs no byte swap, as in
+ * OpenSSL's and AWS-LC's stitched AES-NI GCM), otherwise byte-reversed
+ * with the 32-bit counter in a dword, where VPADDD wraps it mod 2^32
+ * exactly (inc32). Round keys: vaes-avx512's layout (16 bytes each, from
+ * rijn_aesni_setkey), broadcast to the four lanes once per call.
+ *
+ * Key layout (hk, 768 bytes): H^32, H^31, ..., H^1 times x^-1, byte-
+ * reversed, 16 bytes each (512 bytes; a ZMM load at offset 16 (32 - m)
+ * gives the powers for m blocks), then the Karatsuba table (256 bytes):
+ * ZMM i holds lo ^ hi of each power of the ZMM at offset 64 i in its low
+ * words and of the one at 64 (i + 4) in its high words.
+ *
+ * Zen 4 (measured): VAESENC and VPCLMULQDQ on ZMM issue as two 256-bit
+ * halves, VAESENC one per cycle, VPCLMULQDQ one per two cycles (XMM and
+ * YMM alike), on the same pipes; so a 32-block step costs at least
+ * (2 * 8 * rounds + 2 * 34) / 2 cycles, 0.22 c/B for AES-128 and 0.29 for
+ * AES-256, and the loop runs within 10-17% of that. Zen 5 and Intel run
+ * both at full width on separate ports.
+ *
+ * Constant time: VAESENC/VAESENCLAST, VPCLMULQDQ, shuffles, XOR/ternary
+ * logic, VPADDD and masked moves have data-independent timing; no branch
+ * and no address depends on the key, H, the data or y. Branches and masks
+ * depend on lengths and on the counter (public: the IV and the block
+ * index) only. Valgrind cannot decode AVX-512, so this is argued by
+ * construction and checked by dudect.ghash-vpclmul-avx512.
+ *
+ * Loads of the counter block, y and single blocks are split like the
+ * mode code's stores to them (see vp_load_ctr), so that they are
+ * forwarded from those stores.
+ */
+#include "ghash/ghash.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+
+#include <immintrin.h>
+
+/* AES-NI and SSSE3: vaes-avx512's key schedule; PCLMUL: the XMM path */
+#define VP_FEATURES(F)                                                     \
+    F(SSSE3, "ssse3") F(AESNI, "aes") F(PCLMUL, "pclmul") F(AVX, "avx")      \
+    F(AVX2, "avx2") F(VAES, "vaes") F(VPCLMUL, "vpclmulqdq")                 \
+    F(AVX512F, "avx512f") F(AVX512BW, "avx512bw") F(AVX512VL, "avx512vl")
+#define VP_TARGET RIJN_X86_TARGET(VP_FEATURES)
+#define VP_FN __attribute__((target(VP_TARGET)))
+#define VP_INLINE                                                          \
+    static inline __attribute__((always_inline, target(VP_TARGET)))
+
+#define VP_POWERS 32              /* H^32..H^1 */
+#define VP_MIDS (16 * VP_POWERS)  /* offset of the Karatsuba table */
+#define VP_KEY_BYTES (VP_MIDS + 8 * VP_POWERS)
+#define VP_W 8                    /* ZMM per step of the fused loop */
+
+/* ------------------------------------------------------------------------
+ * Field arithmetic
+ * --------------------------------------------------------------------- */
+
+/* Reverses the bytes of each 128-bit lane. */
+VP_INLINE __m128i vp_bswap128(void)
+{
+    return _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+
+VP_INLINE __m512i vp_bswap(void)
+{
+    return _mm512_broadcast_i32x4(vp_bswap128());
+}
+
+/* P = x^63 + x^62 + x^57 in the high word of each lane */
+VP_INLINE __m128i vp_poly128(void)
+{
+    return _mm_set_epi32((int)0xc2000000, 0, 0, 0);
+}
+
+VP_INLINE __m512i vp_poly(void)
+{
+    return _mm512_broadcast_i32x4(vp_poly128());
+}
+
+/* The two 64-bit halves of each lane swapped. */
+VP_INLINE __m512i vp_swap64(__m512i x)
+{
+    return _mm512_shuffle_epi32(x, _MM_PERM_BADC);
+}
+
+VP_INLINE __m512i vp_xor3(__m512i a, __m512i b, __m512i c)
+{
+    return _mm512_ternarylogic_epi64(a, b, c, 0x96);
+}
+
+/* Unreduced sum of 256-bit products, per lane: lo + x^64 mi + x^128 hi. */
+typedef struct {
+    __m512i lo, mi, hi;
+} vp_sum;
+
+VP_INLINE void vp_sum_first(vp_sum *s, __m512i x, __m512i h)
+{
+    s->lo = _mm512_clmulepi64_epi128(x, h, 0x00);
+    s->mi = _mm512_xor_si512(_mm512_clmulepi64_epi128(x, h, 0x01),
+                             _mm512_clmulepi64_epi128(x, h, 0x10));
+    s->hi = _mm512_clmulepi64_epi128(x, h, 0x11);
+}
+
+VP_INLINE void vp_sum_add(vp_sum *s, __m512i x, __m512i h)
+{
+    s->lo = _mm512_xor_si512(s->lo, _mm512_clmulepi64_epi128(x, h, 0x00));
+    s->mi = vp_xor3(s->mi, _mm512_clmulepi64_epi128(x, h, 0x01),
+                    _mm512_clmulepi64_epi128(x, h, 0x10));
+    s->hi = _mm512_xor_si512(s->hi, _mm512_clmulepi64_epi128(x, h, 0x11));
+}
+
+/* First fold: lo into mi. */
+VP_INLINE void vp_fold_lo(vp_sum *s, __m512i poly)
+{
+    s->mi = vp_xor3(s->mi, vp_swap64(s->lo),
+                    _mm512_clmulepi64_epi128(s->lo, poly, 0x10));
+}
+
+/* Second fold: mi into hi, which is then the reduced product. */
+VP_INLINE void vp_fold_mi(vp_sum *s, __m512i poly)
+{
+    s->hi = vp_xor3(s->hi, vp_swap64(s->mi),
+                    _mm512_clmulepi64_epi128(s->mi, poly, 0x10));
+}
+
+VP_INLINE __m512i vp_reduce(vp_sum *s, __m512i poly)
+{
+    vp_fold_lo(s, poly);
+    vp_fold_mi(s, poly);
+    return s->hi;
+}
+
+/* The XOR of the four lanes, in lane 0 (the others zero). */
+VP_INLINE __m512i vp_fold_lanes(__m512i x)
+{
+    __m128i r = _mm_ternarylogic_epi64(_mm512_castsi512_si128(x),
+                                       _mm512_extracti32x4_epi32(x, 1),
+                                       _mm512_extracti32x4_epi32(x, 2), 0x96);
+    r = _mm_xor_si128(r, _mm512_extracti32x4_epi32(x, 3));
+    return _mm512_zextsi128_si512(r);
+}
+
+/* a . b per lane (the key powers) */
+VP_INLINE __m512i vp_mul(__m512i a, __m512i b, __m512i poly)
+{
+    vp_sum s;
+    vp_sum_first(&s, a, b);
+    return vp_reduce(&s, poly);
+}
+
+/* a . b on XMM (one block) */
+VP_INLINE __m128i vp_mul128(__m128i a, __m128i b, __m128i poly)
+{
+    __m128i lo = _mm_clmulepi64_si128(a, b, 0x00);
+    __m128i hi = _mm_clmulepi64_si128(a, b, 0x11);
+    __m128i mi = _mm_xor_si128(_mm_clmulepi64_si128(a, b, 0x01),
+                               _mm_clmulepi64_si128(a, b, 0x10));
+    mi = _mm_ternarylogic_epi64(mi, _mm_shuffle_epi32(lo, 0x4e),
+                                _mm_clmulepi64_si128(lo, poly, 0x10), 0x96);
+    return _mm_ternarylogic_epi64(hi, _mm_shuffle_epi32(mi, 0x4e),
+                                  _mm_clmulepi64_si128(mi, poly, 0x10), 0x96);
+}
+
+/*
+ * The counter block, y and single blocks are often written by the mode
+ * code just before the call, in pieces: a 12-byte IV copied as 8 + 4
+ * bytes and the 32-bit counter stored on its own; a lengths block as two
+ * 8-byte words. A 16-byte load over several smaller stores cannot be
+ * forwarded from them and waits until they reach the cache: measured on
+ * Zen 4, 20 cycles on a 30-cycle one-block GHASH and 60 on a 60-cycle
+ * one-block encryption. So those are loaded in the same pieces (loads
+ * inside one store forward from it, whatever wrote the bytes).
+ */
+/* The empty asm makes the first piece opaque, so that the compiler
+ * cannot merge the loads back into one (clang does). */
+VP_INLINE __m128i vp_load_ctr(const uint8_t ctr[16])
+{
+    __m128i x = _mm_loadl_epi64((const __m128i *)(const void *)ctr);
+    uint32_t w2, w3;
+
+    __asm__("" : "+x"(x));
+    memcpy(&w2, ctr + 8, 4);
+    __asm__("" : "+r"(w2));
+    memcpy(&w3, ctr + 12, 4);
+    x = _mm_insert_epi32(x, (int)w2, 2);
+    return _mm_insert_epi32(x, (int)w3, 3);
+}
+
+VP_INLINE __m128i vp_load_8x2(const uint8_t *p)
+{
+    __m128i x = _mm_loadl_epi64((const __m128i *)(const void *)p);
+
+    __asm__("" : "+x"(x));
+    return _mm_unpacklo_epi64(
+        x, _mm_loadl_epi64((const __m128i *)(const void *)(p + 8)));
+}
+
+/* Mask of the 32-bit elements of a ZMM holding blocks first..first+3 that
+ * lie below block m (depends on lengths only). */
+VP_INLINE __mmask16 vp_mask(size_t m, size_t first)
+{
+    if (m <= first)
+        return 0;
+    if (m - first >= 4)
+        return (__mmask16)0xffff;
+    return (__mmask16)((1u << (4 * (m - first))) - 1);
+}
+
+/* ------------------------------------------------------------------------
+ * Key setup
+ * --------------------------------------------------------------------- */
+
+VP_FN static void vp_init(uint64_t *hk, const uint8_t h[16])
+{
+    uint8_t *pw = (uint8_t *)(void *)hk;
+    uint64_t hh = rijn_load64_be(h), hl = rijn_load64_be(h + 8);
+    const uint64_t carry = 0 - (hh >> 63);
+    const __m512i poly = vp_poly();
+    __m512i h1, h2, h3, h4, h8, h16, p[8];
+    size_t j;
+
+    /* H . x^-1 in GCM's order: shift the byte-reversed H left by one and
+     * add x^127 + x^126 + x^121 + 1 when a bit falls out (masked, no
+     * branch) */
+    hh = (hh << 1) | (hl >> 63);
+    hl <<= 1;
+    hh ^= carry & 0xc200000000000000ULL;
+    hl ^= carry & 1;
+    h1 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)hh, (long long)hl));
+    h2 = vp_mul(h1, h1, poly);
+    h3 = vp_mul(h2, h1, poly);
+    h4 = vp_mul(h2, h2, poly);
+    /* p[j] = H^(4j+4), ..., H^(4j+1) in lanes 0..3 */
+    p[0] = _mm512_mask_blend_epi64(0x0c, h4, h3);
+    p[0] = _mm512_mask_blend_epi64(0x30, p[0], h2);
+    p[0] = _mm512_mask_blend_epi64(0xc0, p[0], h1);
+    p[1] = vp_mul(p[0], h4, poly);
+    h8 = vp_mul(h4, h4, poly);
+    p[2] = vp_mul(p[0], h8, poly);
+    p[3] = vp_mul(p[1], h8, poly);
+    h16 = vp_mul(h8, h8, poly);
+    RIJN_UNROLL(4)
+    for (j = 0; j < 4; j++)
+        p[4 + j] = vp_mul(p[j], h16, poly);
+    RIJN_UNROLL(8)
+    for (j = 0; j < 8; j++)
+        _mm512_storeu_si512(pw + 64 * (7 - j), p[j]);
+    /* the Karatsuba table: p[7 - i] is at offset 64 i */
+    RIJN_UNROLL(8)
+    for (j = 0; j < 8; j++)
+        p[j] = _mm512_xor_si512(p[j], vp_swap64(p[j]));
+    RIJN_UNROLL(4)
+    for (j = 0; j < 4; j++)
+        _mm512_storeu_si512(pw + VP_MIDS + 64 * j,
+                            _mm512_mask_blend_epi64(0xaa, p[7 - j], p[3 - j]));
+}
+
+/* ------------------------------------------------------------------------
+ * GHASH alone
+ * --------------------------------------------------------------------- */
+
+/*
+ * GHASH step i over n ZMM of data at src (4n blocks; *acc joins block 0)
+ * with the powers at hp: steps 0..n-1 load, byte-reverse and multiply one
+ * ZMM each, n and n+1 reduce, n+2 puts the lane sum in *acc; later steps
+ * do nothing. Spread over the AES rounds of the fused loop, with one ZMM
+ * of data live at a time.
+ */
+VP_INLINE void vp_ghash_step(const unsigned i, const size_t n, vp_sum *s,
+                             const uint8_t *src, const uint8_t *hp,
+                             __m512i *acc, __m512i poly, __m512i bswap)
+{
+    if (i < n) {
+        const __m512i x = _mm512_shuffle_epi8(
+            _mm512_loadu_si512(src + 64 * i), bswap);
+        const __m512i h = _mm512_loadu_si512(hp + 64 * i);
+        if (i == 0)
+            vp_sum_first(s, _mm512_xor_si512(x, *acc), h);
+        else
+            vp_sum_add(s, x, h);
+    } else if (i == n) {
+        vp_fold_lo(s, poly);
+    } else if (i == n + 1) {
+        vp_fold_mi(s, poly);
+    } else if (i == n + 2) {
+        *acc = vp_fold_lanes(s->hi);
+    }
+}
+
+/* 32 blocks at in, Karatsuba with the table (see the top). */
+VP_INLINE __m512i vp_hash32(const uint8_t *pw, __m512i acc, const uint8_t *in,
+                            __m512i bswap, __m512i poly)
+{
+    __m512i x[8], lo, hi, mi;
+    vp_sum s;
+    size_t j;
+
+    RIJN_UNROLL(8)
+    for (j = 0; j < 8; j++)
+        x[j] = _mm512_shuffle_epi8(_mm512_loadu_si512(in + 64 * j), bswap);
+    x[0] = _mm512_xor_si512(x[0], acc);
+    RIJN_UNROLL(8)
+    for (j = 0; j < 8; j++) {
+        const __m512i h = _mm512_loadu_si512(pw + 64 * j);
+        const __m512i m = _mm512_loadu_si512(pw + VP_MIDS + 64 * (j % 4));
+        const __m512i xm = _mm512_xor_si512(x[j], vp_swap64(x[j]));
+        const __m512i l = _mm512_clmulepi64_epi128(x[j], h, 0x00);
+        const __m512i u = _mm512_clmulepi64_epi128(x[j], h, 0x11);
+        const __m512i c = j < 4 ? _mm512_clmulepi64_epi128(xm, m, 0x00)
+                                : _mm512_clmulepi64_epi128(xm, m, 0x10);
+        lo = j == 0 ? l : _mm512_xor_si512(lo, l);
+        hi = j == 0 ? u : _mm512_xor_si512(hi, u);
+        mi = j == 0 ? c : _mm512_xor_si512(mi, c);
+    }
+    s.lo = lo;
+    s.hi = hi;
+    s.mi = vp_xor3(mi, lo, hi);
+    return vp_fold_lanes(vp_reduce(&s, poly));
+}
+
+VP_FN static void vp_blocks(const uint64_t *hk, uint8_t y[16],
+                            const uint8_t *in, size_t n)
+{
+    const uint8_t *pw = (const uint8_t *)(const void *)hk;
+    const __m512i bswap = vp_bswap(), poly = vp_poly();
+    __m128i a;
+    __m512i acc;
+
+    if (n == 0)
+        return;
+    a = _mm_shuffle_epi8(vp_load_8x2(y), vp_bswap128());
+    if (n == 1) {
+        const __m128i h1 = _mm_loadu_si128(
+            (const __m128i *)(const void *)(pw + 16 * (VP_POWERS - 1)));
+        a = _mm_xor_si128(a, _mm_shuffle_epi8(vp_load_8x2(in),
+                                              vp_bswap128()));
+        a = vp_mul128(a, h1, vp_poly128());
+        _mm_storeu_si128((__m128i *)(void *)y,
+                         _mm_shuffle_epi8(a, vp_bswap128()));
+        return;
+    }
+    acc = _mm512_zextsi128_si512(a);
+    for (; n >= 32; n -= 32, in += 512)
+        acc = vp_hash32(pw, acc, in, bswap, poly);
+    if (n > 0) {
+        /* 1..31 blocks against H^n..H^1, one masked ZMM at a time */
+        const uint8_t *hp = pw + 16 * (VP_POWERS - n);
+        vp_sum s;
+        for (size_t j = 0; 4 * j < n; j++) {
+            const __mmask16 mk = vp_mask(n, 4 * j);
+            __m512i x = _mm512_shuffle_epi8(
+                _mm512_maskz_loadu_epi32(mk, in + 64 * j), bswap);
+            const __m512i h = _mm512_maskz_loadu_epi32(mk, hp + 64 * j);
+            if (j == 0)
+                vp_sum_first(&s, _mm512_xor_si512(x, acc), h);
+            else
+                vp_sum_add(&s, x, h);
+        }
+        acc = vp_fold_lanes(vp_reduce(&s, poly));
+    }
+    _mm_storeu_si128((__m128i *)(void *)y,
+                     _mm_shuffle_epi8(_mm512_castsi512_si128(acc),
+                                      vp_bswap128()));
+}
+
+/* ------------------------------------------------------------------------
+ * AES-GCM fused with vaes-avx512
+ * --------------------------------------------------------------------- */
+
+/*
+ * The next four counter blocks, byte-reversed (the 32-bit counter in
+ * dword 0 of each lane), and the counter of lane 0 (public).
+ */
+typedef struct {
+    __m512i le;
+    uint32_t low;
+} vp_ctr;
+
+/*
+ * n ZMM of counter blocks XORed with rk0; c steps past them. If no
+ * counter's low byte wraps among the 4n, the big-endian blocks step by
+ * VPADDD of 4 to byte 15 (the top byte of dword 3, which cannot carry
+ * then): one byte swap instead of n. Otherwise each block is swapped from
+ * the byte-reversed form, whose dword add carries (mod 2^32) exactly.
+ */
+VP_INLINE void vp_ctr_start(__m512i *st, const size_t n, vp_ctr *c,
+                            __m512i bswap, __m512i rk0)
+{
+    size_t j;
+
+    if ((c->low & 0xff) <= 256 - 4 * n) {
+        const __m512i be4 = _mm512_maskz_set1_epi32((__mmask16)0x8888,
+                                                    4 << 24);
+        __m512i v = _mm512_shuffle_epi8(c->le, bswap);
+        RIJN_UNROLL(8)
+        for (j = 0; j < n; j++) {
+            st[j] = _mm512_xor_si512(v, rk0);
+            v = _mm512_add_epi32(v, be4);
+        }
+    } else {
+        const __m512i inc4 = _mm512_maskz_set1_epi32((__mmask16)0x1111, 4);
+        __m512i v = c->le;
+        RIJN_UNROLL(8)
+        for (j = 0; j < n; j++) {
+            st[j] = _mm512_xor_si512(_mm512_shuffle_epi8(v, bswap), rk0);
+            v = _mm512_add_epi32(v, inc4);
+        }
+    }
+    c->le = _mm512_add_epi32(
+        c->le, _mm512_maskz_set1_epi32((__mmask16)0x1111, (int)(4 * n)));
+    c->low += (uint32_t)(4 * n);
+}
+
+/*
+ * One AES round on n ZMM. The empty asm (no instruction) keeps the
+ * compiler from regrouping the rounds state by state under register
+ * pressure, which would leave one dependency chain at a time (see
+ * vaes_avx512.c).
+ */
+VP_INLINE void vp_round(__m512i *st, const size_t n, __m512i k)
+{
+    RIJN_UNROLL(8)
+    for (size_t j = 0; j < n; j++)
+        st[j] = _mm512_aesenc_epi128(st[j], k);
+    if (n == 8)
+        __asm__("" : "+v"(st[0]), "+v"(st[1]), "+v"(st[2]), "+v"(st[3]),
+                     "+v"(st[4]), "+v"(st[5]), "+v"(st[6]), "+v"(st[7]));
+    else if (n == 4)
+        __asm__("" : "+v"(st[0]), "+v"(st[1]), "+v"(st[2]), "+v"(st[3]));
+}
+
+/*
+ * The last m blocks (1 <= m <= 4q) in q ZMM, loads and stores masked, and
+ * their GHASH against H^m..H^1 (the masked lanes are zero in the data and
+ * in the powers). With pend (encryption after a full step), the 32 blocks
+ * before out (that step's ciphertext) are hashed first, between these AES
+ * rounds. Returns the accumulator.
+ */
+VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
+                          const size_t q, const int pend, const size_t m,
+                          vp_ctr cb, const uint8_t *pw, uint8_t *out,
+                          const uint8_t *in, __m512i acc)
+{
+    const __m512i bswap = vp_bswap(), poly = vp_poly();
+    const uint8_t *hp = pw + 16 * (VP_POWERS - m);
+    __m512i st[8], d[8];
+    __mmask16 mk[8];
+    vp_sum s;
+    unsigned r;
+    size_t j;
+
+    RIJN_UNROLL(8)
+    for (j = 0; j < q; j++) {
+        mk[j] = vp_mask(m, 4 * j);
+        d[j] = _mm512_maskz_loadu_epi32(mk[j], in + 64 * j);
+    }
+    vp_ctr_start(st, q, &cb, bswap, rk[0]);
+    RIJN_UNROLL(14)
+    for (r = 1; r < nr; r++) {
+        vp_round(st, q, rk[r]);
+        if (pend)
+            vp_ghash_step(r - 1, VP_W, &s, out - 64 * VP_W, pw, &acc, poly,
+                          bswap);
+    }
+    if (pend) {
+        RIJN_UNROLL(8)
+        for (r = nr - 1; r < VP_W + 3; r++)
+            vp_ghash_step(r, VP_W, &s, out - 64 * VP_W, pw, &acc, poly,
+                          bswap);
+    }
+    RIJN_UNROLL(8)
+    for (j = 0; j < q; j++) {
+        const __m512i o = _mm512_aesenclast_epi128(
+            st[j], _mm512_xor_si512(rk[nr], d[j]));
+        const __m512i h = _mm512_maskz_loadu_epi32(mk[j], hp + 64 * j);
+        __m512i x;
+        _mm512_mask_storeu_epi32(out + 64 * j, mk[j], o);
+        x = _mm512_shuffle_epi8(enc ? _mm512_maskz_mov_epi32(mk[j], o) : d[j],
+                                bswap);
+        if (j == 0)
+            vp_sum_first(&s, _mm512_xor_si512(x, acc), h);
+        else
+            vp_sum_add(&s, x, h);
+    }
+    return vp_fold_lanes(vp_reduce(&s, poly));
+}
+
+VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
+                        uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
+                        const uint8_t *in, size_t n, const unsigned nr,
+                        const int enc)
+{
+    const uint8_t *pw = (const uint8_t *)(const void *)hk;
+    const __m512i bswap = vp_bswap(), poly = vp_poly();
+    __m512i rk[15], acc;
+    vp_ctr cb;
+    vp_sum s;
+    int pending = 0;
+    unsigned r;
+    size_t j;
+
+    if (n == 0)
+        return;
+    RIJN_UNROLL(15)
+    for (r = 0; r <= nr; r++)
+        rk[r] = _mm512_broadcast_i32x4(
+            _mm_load_si128((const __m128i *)(const void *)k->rk + r));
+    cb.le = _mm512_add_epi32(
+        _mm512_broadcast_i32x4(
+            _mm_shuffle_epi8(vp_load_ctr(ctr), vp_bswap128())),
+        _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0));
+    cb.low = rijn_load32_be(ctr + 12);
+    acc = _mm512_zextsi128_si512(
+        _mm_shuffle_epi8(vp_load_8x2(y), vp_bswap128()));
+
+    /* encryption hashes each step's ciphertext during the next step */
+    if (enc && n >= 4 * VP_W) {
+        __m512i st[VP_W];
+        vp_ctr_start(st, VP_W, &cb, bswap, rk[0]);
+        RIJN_UNROLL(14)
+        for (r = 1; r < nr; r++)
+            vp_round(st, VP_W, rk[r]);
+        RIJN_UNROLL(8)
+        for (j = 0; j < VP_W; j++)
+            _mm512_storeu_si512(out + 64 * j, _mm512_aesenclast_epi128(
+                st[j], _mm512_xor_si512(rk[nr],
+                                        _mm512_loadu_si512(in + 64 * j))));
+        in += 64 * VP_W;
+        out += 64 * VP_W;
+        n -= 4 * VP_W;
+        pending = 1;
+    }
+    while (n >= 4 * VP_W) {
+        /* the ciphertext is read back (store-forwarded) rather than kept
+         * in registers: 2% faster for AES-256, fewer spills */
+        const uint8_t *src = enc ? out - 64 * VP_W : in;
+        __m512i st[VP_W];
+        vp_ctr_start(st, VP_W, &cb, bswap, rk[0]);
+        RIJN_UNROLL(14)
+        for (r = 1; r < nr; r++) {
+            vp_round(st, VP_W, rk[r]);
+            vp_ghash_step(r - 1, VP_W, &s, src, pw, &acc, poly, bswap);
+        }
+        RIJN_UNROLL(8)
+        for (r = nr - 1; r < VP_W + 3; r++)
+            vp_ghash_step(r, VP_W, &s, src, pw, &acc, poly, bswap);
+        RIJN_UNROLL(8)
+        for (j = 0; j < VP_W; j++)
+            _mm512_storeu_si512(out + 64 * j, _mm512_aesenclast_epi128(
+                st[j], _mm512_xor_si512(rk[nr],
+                                        _mm512_loadu_si512(in + 64 * j))));
+        in += 64 * VP_W;
+        out += 64 * VP_W;
+        n -= 4 * VP_W;
+    }
+    /* 0..31 blocks left, and the last step's ciphertext if pending */
+    if (pending && n == 0) {
+        RIJN_UNROLL(16)
+        for (r = 0; r < VP_W + 3; r++)
+            vp_ghash_step(r, VP_W, &s, out - 64 * VP_W, pw, &acc, poly,
+                          bswap);
+    } else if (pending && n <= 16) {
+        acc = vp_tail(rk, nr, enc, 4, 1, n, cb, pw, out, in, acc);
+    } else if (pending) {
+        acc = vp_tail(rk, nr, enc, 8, 1, n, cb, pw, out, in, acc);
+    } else if (n > 16) {
+        acc = vp_tail(rk, nr, enc, 8, 0, n, cb, pw, out, in, acc);
+    } else if (n > 8) {
+        acc = vp_tail(rk, nr, enc, 4, 0, n, cb, pw, out, in, acc);
+    } else if (n > 4) {
+        acc = vp_tail(rk, nr, enc, 2, 0, n, cb, pw, out, in, acc);
+    } else if (n > 0) {
+        acc = vp_tail(rk, nr, enc, 1, 0, n, cb, pw, out, in, acc);
+    }
+    _mm_storeu_si128((__m128i *)(void *)y,
+                     _mm_shuffle_epi8(_mm512_castsi512_si128(acc),
+                                      vp_bswap128()));
+}
+
+VP_FN static void vp_enc(const rijn_aes_key *k, const uint64_t *hk,
+                         uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
+                         const uint8_t *in, size_t nblocks)
+{
+    if (k->rounds == 10)
+        vp_crypt(k, hk, y, ctr, out, in, nblocks, 10, 1);
+    else if (k->rounds == 12)
+        vp_crypt(k, hk, y, ctr, out, in, nblocks, 12, 1);
+    else
+        vp_crypt(k, hk, y, ctr, out, in, nblocks, 14, 1);
+}
+
+VP_FN static void vp_dec(const rijn_aes_key *k, const uint64_t *hk,
+                         uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
+                         const uint8_t *in, size_t nblocks)
+{
+    if (k->rounds == 10)
+        vp_crypt(k, hk, y, ctr, out, in, nblocks, 10, 0);
+    else if (k->rounds == 12)
+        vp_crypt(k, hk, y, ctr, out, in, nblocks, 12, 0);
+    else
+        vp_crypt(k, hk, y, ctr, out, in, nblocks, 14, 0);
+}
+
+RIJN_GHASH_KEY_FITS(VP_KEY_BYTES, "vpclmul-avx512's powers and table");
+const rijn_ghash_engine rijn_ghash_vpclmul_avx512 = {
+    .base = {.name = "vpclmul-avx512", .needs = RIJN_X86_NEEDS(VP_FEATURES),
+             .constant_time = 1, .rank = 40},
+    .key_bytes = VP_KEY_BYTES,
+    .init = vp_init,
+    .blocks = vp_blocks,
+    .fused_aes = "vaes-avx512",
+    .enc = vp_enc,
+    .dec = vp_dec,
+};
+
+#else
+typedef int rijn_vpclmul_avx512_not_built; /* ISO C wants a non-empty file */
+#endif
