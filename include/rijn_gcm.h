@@ -51,6 +51,8 @@
  *                                               SSSE3); fused with
  *                                               vaes-avx512: 32 blocks per
  *                                               step on ZMM, H^32..H^1
+ *     pclmul            x86-64   yes            PCLMULQDQ, SSSE3; fused with
+ *                                               aesni: 8 blocks per step
  *     vpmsum            ppc64    yes            POWER8 vector crypto, VSX
  *                                               (either byte order): vpmsumd,
  *                                               H^8..H^1, 8 blocks per

@@ -22,8 +22,10 @@
 #     CLI groups usage enc vectors golden openssl errors inplace base64
 #     (never dudect or valgrind; not compat.symbols, which runs nm, not an
 #     emulated program; by default not cli.engine, cli.progress, cli.speed
-#     (the tool's I/O engine, progress and timing) and poly1305_long (the
-#     engines of poly1305.* at length): together 30-40 s more per model
+#     (the tool's I/O engine, progress and timing), poly1305_long (the
+#     engines of poly1305.* at length) and the seal CLI groups but
+#     roundtrip and vectors (file-format logic, not CPU paths; the big
+#     group is never built with an emulator): together 30-40 s more per model
 #     under qemu, where they pass too; RIJN_X86_FULL=1 runs them);
 #     a test may be skipped only if `rijn impl` says its backend or
 #     engine is unavailable on the model (or, hash.sha-ni, if the model
@@ -267,7 +269,7 @@ run_model() { # model[=AES/POLY]
   # The suites.
   local exclude='^(dudect\.|compat\.symbols$)'
   [ "${RIJN_X86_FULL:-0}" = 1 ] ||
-    exclude='^(dudect\.|compat\.symbols$|poly1305_long\.|cli\.(engine|progress|speed)$)'
+    exclude='^(dudect\.|compat\.symbols$|poly1305_long\.|cli\.(engine|progress|speed)$|seal\.cli\.(interop|damage|passphrase|range)$)'
   (cd "$build" && RIJN_X86_QEMU_CPU=$spec RIJN_CPU_MASK=$mask \
      RIJN_TEST_REQUIRE_ALL=$req ctest -j"$jobs" --timeout 600 -E "$exclude") \
      >"$logs/$tag.ctest.log" 2>&1

@@ -3,6 +3,8 @@
  *
  *   rijn enc -aes-128-ctr [-K hex -iv hex | -k pw ...] ...  (openssl enc)
  *   rijn aes-128-ctr ...                                     (same)
+ *   rijn seal [-in f] [-out f] [--key-file f | --passphrase-...]  (AEAD)
+ *   rijn open [-in f] [-out f] [--key-file f | ...] [--offset n ...]
  *   rijn impl                                                (backends)
  *   rijn speed [options]                                     (benchmark)
  */
@@ -81,6 +83,14 @@ static void usage(FILE *f)
           "                  byte like `openssl enc` (stdin/stdout by default)\n"
           "  aes-{128,192,256}-ctr ...\n"
           "                  same as `enc -aes-...-ctr ...`\n"
+          "  seal [-in f] [-out f] [--key-file f | --passphrase-file f |\n"
+          "       --passphrase-env VAR]   (see `rijn seal --help`)\n"
+          "                  encrypt and authenticate a file: AES-256-GCM in\n"
+          "                  16 KiB chunks (doc/format.md); a passphrase goes\n"
+          "                  through Argon2id\n"
+          "  open [-in f] [-out f] [key options] [--offset n --length n]\n"
+          "                  decrypt a sealed file, checking every byte; a\n"
+          "                  damaged or wrong-key file releases nothing\n"
           "  impl            list the AES backends, which ones this CPU runs,\n"
           "                  which one is picked, and the CPU features\n"
           "  speed [options] benchmark every backend against OpenSSL and\n"
@@ -135,6 +145,10 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "aes-128-ctr") == 0 || strcmp(cmd, "aes-192-ctr") == 0 ||
         strcmp(cmd, "aes-256-ctr") == 0)
         return cmd_enc(argc - 1, argv + 1);
+    if (strcmp(cmd, "seal") == 0)
+        return cmd_seal(argc - 1, argv + 1);
+    if (strcmp(cmd, "open") == 0)
+        return cmd_open(argc - 1, argv + 1);
     if (strcmp(cmd, "impl") == 0)
         return cmd_impl(argc - 1, argv + 1);
     if (strcmp(cmd, "speed") == 0)

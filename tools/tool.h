@@ -13,6 +13,8 @@
  *   enc/          `rijn enc` (openssl-enc-compatible AES-CTR file
  *                 encryption; enc/enc.h lists its files)
  *   impl/impl.c   `rijn impl` (backends and CPU features)
+ *   seal/         `rijn seal` and `rijn open` (authenticated files,
+ *                 doc/format.md; seal/seal.h lists its files)
  *   speed/        `rijn speed` (the benchmark): speed.c options, report,
  *                 plot, threads; bench.c its measuring half (bench.h);
  *                 speed_mac.c `rijn speed --mac`, Poly1305-AES
@@ -25,6 +27,8 @@
 /* Subcommands: argv[0] is the subcommand name; return the exit status. */
 int cmd_enc(int argc, char **argv);
 int cmd_impl(int argc, char **argv);
+int cmd_open(int argc, char **argv);
+int cmd_seal(int argc, char **argv);
 int cmd_speed(int argc, char **argv);
 
 /* Print "rijn: <message>\n" to stderr (printf-style); tool_verr with a

@@ -14,7 +14,16 @@
  *     and the writer, fed in random pieces) reproduces ct exactly;
  *   - InvalidKeySize: the key is not 32 bytes, which rijn refuses (the
  *     API takes exactly 32 bytes: checked as a refusal here, and through
- *     the CLI's key-file check in tests/cli).
+ *     the CLI's key-file check in tests/seal/test_seal.sh);
+ *   - the error says what happened, as far as the reader can know: each
+ *     invalid vector's flags allow only some codes (HeaderFailure: wrong
+ *     key or truncated; Truncation: truncated, or a failing last chunk
+ *     for a cut inside it; TrailingData: data after the end, or what a
+ *     cut looks like; modified or reordered chunks: a chunk or the last
+ *     chunk fails); and every valid vector with bytes appended (1, 16,
+ *     and enough to fill its final chunk past a full one) is "data after
+ *     the end of the message" (rijn_chunked_diagnose), cut inside its
+ *     final chunk "last chunk fails", cut after a full chunk "truncated".
  * The ciphertexts are zlib-compressed hex, as published.
  *
  *   usage: test_cobblestone VECTOR_FILE [--seed N]
@@ -125,6 +134,48 @@ static int stream_open(const vec *v, buf *msg)
     return r;
 }
 
+/* Damage made from a valid vector: each must give its error code. */
+static void check_derived(const vec *v)
+{
+    static const size_t extra[] = {1, 16, RIJN_CHUNK_CT};
+    size_t last = (v->ct.n - RIJN_CHUNKED_HEADER) % RIJN_CHUNK_CT;
+    vec d = *v;
+    buf b = {0}, msg = {0};
+    int r;
+
+    for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++) {
+        b.n = msg.n = 0;
+        buf_put(&b, v->ct.p, v->ct.n);
+        for (size_t k = 0; k < extra[i]; k++)
+            buf_put(&b, (const unsigned char *)"\x5a", 1);
+        d.ct = b;
+        r = stream_open(&d, &msg);
+        if (r != RIJN_SEAL_ETRAIL)
+            tu_fail("%s + %zu bytes: %s, not data after the end", v->label,
+                    extra[i], rijn_seal_strerror(r));
+        else
+            tu_pass();
+    }
+    /* cut inside the final chunk (it has at least its tag) */
+    d.ct = v->ct;
+    d.ct.n = v->ct.n - 1;
+    r = stream_open(&d, &msg);
+    if (r != (last > RIJN_CHUNK_TAG ? RIJN_SEAL_ELAST : RIJN_SEAL_ETRUNC))
+        tu_fail("%s cut by 1 byte: %s", v->label, rijn_seal_strerror(r));
+    else
+        tu_pass();
+    /* the final chunk dropped: ends after a full chunk (or the header) */
+    d.ct.n = v->ct.n - last;
+    r = stream_open(&d, &msg);
+    if (r != RIJN_SEAL_ETRUNC)
+        tu_fail("%s without its final chunk: %s", v->label,
+                rijn_seal_strerror(r));
+    else
+        tu_pass();
+    free(b.p);
+    free(msg.p);
+}
+
 static void check_valid(const vec *v)
 {
     buf msg = {0}, again = {0};
@@ -181,6 +232,7 @@ static void check_valid(const vec *v)
     }
     rijn_chunked_wipe(&c);
     tu_check_eq(again.p, msg.p, msg.n, "random access");
+    check_derived(v);
     /* encryption with the salt injected: ct exactly, chunk API and writer */
     {
         buf ct = {0};
@@ -208,6 +260,23 @@ out:
     free(again.p);
 }
 
+/* Whether error r says what the vector's flags describe. */
+static int code_fits(const char *flags, int r)
+{
+    if (strstr(flags, "HeaderFailure") != NULL)
+        return r == (strstr(flags, "Truncation") ? RIJN_SEAL_ETRUNC
+                                                 : RIJN_SEAL_EKEY);
+    if (strstr(flags, "Truncation") != NULL)
+        return r == RIJN_SEAL_ETRUNC || r == RIJN_SEAL_ELAST;
+    if (strstr(flags, "TrailingData") != NULL)
+        return r == RIJN_SEAL_ETRAIL || r == RIJN_SEAL_ELAST ||
+               r == RIJN_SEAL_ETRUNC;
+    if (strstr(flags, "ModifiedCiphertext") != NULL ||
+        strstr(flags, "ChunkReordering") != NULL)
+        return r == RIJN_SEAL_ECHUNK || r == RIJN_SEAL_ELAST;
+    return 0;
+}
+
 static void check_invalid(const vec *v, const char *flags)
 {
     buf msg = {0};
@@ -225,6 +294,9 @@ static void check_invalid(const vec *v, const char *flags)
     r = stream_open(v, &msg);
     if (r == 0) {
         tu_fail("%s: invalid vector (%s) accepted", v->label, flags);
+    } else if (!code_fits(flags, r)) {
+        tu_fail("%s: [%s] reported as \"%s\"", v->label, flags,
+                rijn_seal_strerror(r));
     } else if (v->partial) {
         unsigned char h[64];
         sha512(msg.p, msg.n, h);

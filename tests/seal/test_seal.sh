@@ -1,0 +1,560 @@
+#!/bin/sh
+# CLI tests of `rijn seal` and `rijn open` (tools/seal, doc/format.md).
+#
+#   sh tests/seal/test_seal.sh path/to/rijn group
+#
+# Groups:
+#   roundtrip  sizes around the chunk size, files and pipes, thread counts,
+#              existing outputs, key-file errors
+#   interop    against tests/seal/reader.py, the independent reader and
+#              writer (python3-cryptography, python3-argon2), both ways
+#   damage     every kind of damage: each fails with its message and exit
+#              status, leaves an existing output untouched and no
+#              temporary file, and releases to stdout exactly the chunks
+#              before the first bad one
+#   passphrase Argon2id: environment variable, file, the terminal prompt
+#              (asked twice), wrong passphrase, limits
+#   range      open --offset/--length against the plaintext
+#   vectors    the files of tests/seal/vectors/format (doc/format.md,
+#              section 5) open, with rijn and with reader.py
+#   big        a message over 4 GiB through pipes, both ways against
+#              reader.py, and random access beyond 4 GiB in a sparse file
+# Exit status: 0 pass, 1 fail, 77 skipped (the reason on stdout).
+set -u
+
+RIJN=${1:?usage: test_seal.sh path/to/rijn group}
+GROUP=${2:?usage: test_seal.sh path/to/rijn group}
+case $RIJN in /*) ;; *) RIJN=$(pwd)/$RIJN ;; esac
+HERE=$(cd "$(dirname "$0")" && pwd)
+PY=/usr/bin/python3
+READER="$HERE/reader.py"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/rijn-seal.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM HUP
+mkdir "$T/out" "$T/dmg"
+
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+pass() { echo "ok: $*"; }
+skip() { echo "skip: $*"; exit 77; }
+
+have_reader() {
+    [ -x "$PY" ] && "$PY" -c 'import cryptography, argon2' 2>/dev/null
+}
+have_argon2() {
+    printf x >"$T/a.in"
+    RIJN_PW=x "$RIJN" seal --passphrase-env RIJN_PW --argon2 1,64K,1 \
+        -in "$T/a.in" -out "$T/a.out" 2>"$T/a.err"
+    st=$?
+    rm -f "$T/a.in" "$T/a.out"
+    [ $st -eq 0 ]
+}
+
+head -c 32 /dev/urandom >"$T/key"
+head -c 32 /dev/urandom >"$T/key2"
+K="--key-file $T/key"
+
+# check NAME CMD...: the command must succeed
+check() {
+    name=$1
+    shift
+    if "$@" 2>"$T/err"; then pass "$name"; else
+        fail "$name: exit $?: $(head -c 300 "$T/err")"; fi
+}
+
+# ---------------------------------------------------------------------------
+group_roundtrip() {
+    for n in 0 1 100 16383 16384 16385 32768 1048575 1048576 1048577 \
+             5000000; do
+        head -c $n /dev/urandom >"$T/p"
+        want=$((10 + 56 + (n / 16384) * 16400 + n % 16384 + 16))
+        for th in 1 2 3; do
+            "$RIJN" seal $K --threads $th -in "$T/p" -out "$T/s" &&
+                [ "$(wc -c <"$T/s")" -eq $want ] &&
+                "$RIJN" open $K --threads $th -in "$T/s" -out "$T/q" &&
+                cmp -s "$T/p" "$T/q" ||
+                { fail "file round trip, $n bytes, $th threads"; continue; }
+        done
+        # pipes both ways, and a second seal differs (fresh salt)
+        cat "$T/p" | "$RIJN" seal $K | cat >"$T/s2" &&
+            cat "$T/s2" | "$RIJN" open $K | cmp -s - "$T/p" &&
+            ! cmp -s "$T/s" "$T/s2" &&
+            pass "round trip, $n bytes (files, pipes, 1-3 threads)" ||
+            fail "pipe round trip, $n bytes"
+    done
+    # an existing output is replaced, keeping its mode
+    head -c 70000 /dev/urandom >"$T/p"
+    echo old >"$T/out/o" && chmod 640 "$T/out/o"
+    "$RIJN" seal $K -in "$T/p" -out "$T/s" &&
+        "$RIJN" open $K -in "$T/s" -out "$T/out/o" && cmp -s "$T/p" "$T/out/o" &&
+        [ "$(stat -c %a "$T/out/o")" = 640 ] &&
+        [ "$(ls -A "$T/out")" = o ] && pass "open replaces an existing file" ||
+        fail "open over an existing file"
+    # a 2-core run really uses several workers: same bytes at 8 threads
+    "$RIJN" open $K --threads 8 -in "$T/s" | cmp -s - "$T/p" &&
+        pass "open, 8 threads" || fail "open, 8 threads"
+
+    # argument errors: exit 1, a message, nothing written
+    # (a build without libargon2 says that first)
+    expect "no key given, nothing on a terminal" 1 "terminal|libargon2" - -- \
+        setsid "$RIJN" seal -in "$T/p" -out "$T/out/o"
+    head -c 31 /dev/urandom >"$T/k31"
+    expect "seal: 31-byte key file" 1 "exactly 32 bytes" "$T/out/o" -- \
+        "$RIJN" seal --key-file "$T/k31" -in "$T/p" -out "$T/out/o"
+    cat "$T/key" "$T/key" >"$T/k64"
+    expect "open: 64-byte key file" 1 "exactly 32 bytes" "$T/out/o" -- \
+        "$RIJN" open --key-file "$T/k64" -in "$T/s" -out "$T/out/o"
+    expect "seal: missing key file" 1 "No such file" "$T/out/o" -- \
+        "$RIJN" seal --key-file "$T/nope" -in "$T/p" -out "$T/out/o"
+    expect "seal: missing input" 1 "No such file" "$T/out/o" -- \
+        "$RIJN" seal $K -in "$T/nope" -out "$T/out/o"
+    expect "seal: input is a directory" 1 "is a directory" "$T/out/o" -- \
+        "$RIJN" seal $K -in "$T" -out "$T/out/o"
+    expect "seal: output is the input" 1 "same file" - -- \
+        "$RIJN" seal $K -in "$T/out/o" -out "$T/out/o"
+    expect "key file and passphrase" 1 "not both" "$T/out/o" -- \
+        "$RIJN" seal $K --passphrase-env HOME -in "$T/p" -out "$T/out/o"
+    expect "--argon2 with a key file" 1 "argon2" "$T/out/o" -- \
+        "$RIJN" seal $K --argon2 1,64K,1 -in "$T/p" -out "$T/out/o"
+    expect "--argon2 over the limits" 1 "out of range" "$T/out/o" -- \
+        "$RIJN" seal --passphrase-env HOME --argon2 3,2G,4 -in "$T/p" \
+        -out "$T/out/o"
+    expect "--argon2 malformed" 1 "expected t,m,p" "$T/out/o" -- \
+        "$RIJN" seal --passphrase-env HOME --argon2 3,4 -in "$T/p" \
+        -out "$T/out/o"
+    expect "--threads 0" 1 "--threads" "$T/out/o" -- \
+        "$RIJN" seal $K --threads 0 -in "$T/p" -out "$T/out/o"
+    expect "unknown option" 1 "unknown option" "$T/out/o" -- \
+        "$RIJN" open $K --bogus -in "$T/s" -out "$T/out/o"
+    expect "open: --argon2" 1 "argon2" "$T/out/o" -- \
+        "$RIJN" open $K --argon2 1,64K,1 -in "$T/s" -out "$T/out/o"
+    expect "open: no key file for a key-file file" 1 "give --key-file" \
+        "$T/out/o" -- "$RIJN" open --passphrase-env HOME -in "$T/s" \
+        -out "$T/out/o"
+    expect "open: a positional argument" 1 "unexpected argument" - -- \
+        "$RIJN" open $K "$T/s"
+    "$RIJN" seal --help >"$T/o" && grep -q "usage: rijn seal" "$T/o" &&
+        "$RIJN" open --help >"$T/o" && grep -q "exit status" "$T/o" &&
+        pass "seal/open --help" || fail "seal/open --help"
+}
+
+# expect NAME STATUS PATTERN OUTFILE -- CMD...: CMD exits with STATUS and a
+# message matching PATTERN (grep -E), leaves OUTFILE (if not -) as it was
+# and the output directory without new files.
+expect() {
+    name=$1 status=$2 pattern=$3 outfile=$4
+    shift 5
+    [ "$outfile" != - ] && [ -e "$outfile" ] && cp "$outfile" "$T/before"
+    before_ls=$(ls -A "$T/out")
+    "$@" >"$T/stdout" 2>"$T/stderr" </dev/null
+    rc=$?
+    if [ $rc -ne "$status" ]; then
+        fail "$name: exit status $rc, expected $status: $(head -c 300 "$T/stderr")"
+    elif ! grep -Eq -- "$pattern" "$T/stderr"; then
+        fail "$name: message does not say '$pattern': $(head -c 300 "$T/stderr")"
+    elif [ "$outfile" != - ] && [ -e "$T/before" ] &&
+         ! cmp -s "$outfile" "$T/before"; then
+        fail "$name: the output file was modified"
+    elif [ "$(ls -A "$T/out")" != "$before_ls" ]; then
+        fail "$name: files left behind: $(ls -A "$T/out")"
+    else
+        pass "$name -> exit $rc: $(head -n 1 "$T/stderr")"
+    fi
+    rm -f "$T/before"
+}
+
+# ---------------------------------------------------------------------------
+group_interop() {
+    have_reader || skip "needs /usr/bin/python3 with python3-cryptography and python3-argon2 (scripts/setup.sh --test)"
+    for n in 0 1 16383 16384 16385 3000000 7340033; do
+        head -c $n /dev/urandom >"$T/p"
+        "$RIJN" seal $K -in "$T/p" -out "$T/s" &&
+            "$PY" "$READER" open --key-file "$T/key" -in "$T/s" -out "$T/q" &&
+            cmp -s "$T/p" "$T/q" &&
+            pass "rijn seal -> reader.py open, $n bytes" ||
+            fail "rijn seal -> reader.py open, $n bytes"
+        "$PY" "$READER" seal --key-file "$T/key" -in "$T/p" -out "$T/s" &&
+            "$RIJN" open $K -in "$T/s" -out "$T/q" && cmp -s "$T/p" "$T/q" &&
+            pass "reader.py seal -> rijn open, $n bytes" ||
+            fail "reader.py seal -> rijn open, $n bytes"
+    done
+    # the same file from both, with the salt fixed: byte for byte
+    head -c 40000 /dev/urandom >"$T/p"
+    "$RIJN" seal $K -in "$T/p" -out "$T/s"
+    salt=$(od -An -tx1 -v -j 10 -N 24 "$T/s" | tr -d ' \n')
+    "$PY" "$READER" seal --key-file "$T/key" --salt "$salt" -in "$T/p" \
+        -out "$T/s2" && cmp -s "$T/s" "$T/s2" &&
+        pass "same salt: rijn and reader.py write the same bytes" ||
+        fail "same salt: different files"
+    have_argon2 || { echo "note: passphrase interop not run: this rijn has no libargon2"; return; }
+    export RIJN_PW="correct horse battery staple"
+    "$RIJN" seal --passphrase-env RIJN_PW --argon2 2,1M,2 -in "$T/p" \
+        -out "$T/s" &&
+        "$PY" "$READER" open --passphrase-env RIJN_PW -in "$T/s" -out "$T/q" &&
+        cmp -s "$T/p" "$T/q" && pass "passphrase: rijn seal -> reader.py" ||
+        fail "passphrase: rijn seal -> reader.py"
+    "$PY" "$READER" seal --passphrase-env RIJN_PW --argon2 1,8192,3 \
+        -in "$T/p" -out "$T/s" &&
+        "$RIJN" open --passphrase-env RIJN_PW -in "$T/s" -out "$T/q" &&
+        cmp -s "$T/p" "$T/q" && pass "passphrase: reader.py -> rijn open" ||
+        fail "passphrase: reader.py -> rijn open"
+}
+
+# ---------------------------------------------------------------------------
+# flip FILE OFFSET: xor the byte at OFFSET with 0x01 (or $3)
+flip() {
+    b=$(od -An -tu1 -j "$2" -N 1 "$1" | tr -d ' ')
+    b=$((b ^ ${3:-1}))
+    # shellcheck disable=SC2059
+    printf "\\$(printf %03o "$b")" |
+        dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+
+# damaged NAME STATUS PATTERN: open $T/d (key options in $KEYOPT) to an
+# existing file and to stdout; the plaintext is $T/p. To stdout, exactly
+# the chunks before the reported one (all of them authenticated) may come.
+damaged() {
+    name=$1 status=$2 pattern=$3
+    echo "precious" >"$T/out/existing"
+    expect "$name" "$status" "$pattern" "$T/out/existing" -- \
+        "$RIJN" open $KEYOPT -in "$T/d" -out "$T/out/existing"
+    "$RIJN" open $KEYOPT -in "$T/d" >"$T/stdout" 2>"$T/stderr"
+    rc=$?
+    chunk=$(sed -n 's/.*(chunk \([0-9]*\),.*/\1/p' "$T/stderr" | head -n 1)
+    got=$(wc -c <"$T/stdout")
+    want=$((${chunk:-0} * 16384))
+    if [ $rc -ne "$status" ] || [ "$got" -ne "$want" ] ||
+       ! head -c "$got" "$T/p" | cmp -s - "$T/stdout"; then
+        fail "$name, to stdout: exit $rc, $got bytes out, expected $want"
+    fi
+    # keep a copy for reader.py, which checks them all at the end
+    if [ "${CROSS_CHECK:-1}" = 1 ]; then
+        ndamaged=$((${ndamaged:-0} + 1))
+        cp "$T/d" "$T/dmg/$ndamaged"
+        echo "$T/dmg/$ndamaged" >>"$T/dmg/list"
+    fi
+}
+
+# reader.py must reject every damaged file kept by `damaged` (KEYOPT as
+# there); then the list starts again.
+cross_check() {
+    if ! have_reader; then
+        echo "note: damaged files not checked with reader.py (needs python3-cryptography)"
+    elif [ -s "$T/dmg/list" ]; then
+        "$PY" "$READER" reject $KEYOPT -list "$T/dmg/list" 2>"$T/err" &&
+            pass "reader.py rejects all $(wc -l <"$T/dmg/list") damaged files too" ||
+            fail "reader.py: $(cat "$T/err")"
+    fi
+    rm -rf "$T/dmg"
+    mkdir "$T/dmg"
+}
+
+group_damage() {
+    # 3 full chunks and a final one of 1000 bytes
+    head -c $((3 * 16384 + 1000)) /dev/urandom >"$T/p"
+    "$RIJN" seal $K -in "$T/p" -out "$T/s" || { fail "seal"; return; }
+    KEYOPT=$K
+    H=66                  # rijn header (10) + salt (24) + commitment (32)
+    C=16400               # a full chunk of ciphertext
+    size=$(wc -c <"$T/s")
+
+    # the rijn header and the payload's salt and commitment, every byte
+    i=0
+    while [ $i -lt $H ]; do
+        cp "$T/s" "$T/d"
+        flip "$T/d" $i
+        case $i in
+            [0-7]) st=3 pat="not a rijn sealed file" ;;
+            8) st=3 pat="unsupported format version" ;;
+            9) st=3 pat="corrupted header" ;;
+            *) st=2 pat="wrong key or passphrase" ;;
+        esac
+        damaged "bit flip in header byte $i" $st "$pat"
+        i=$((i + 1))
+    done
+    # every chunk: its first byte, a middle byte, its tag
+    for c in 0 1 2 3; do
+        base=$((H + c * C))
+        [ $c -eq 3 ] && len=$((1000 + 16)) || len=$C
+        [ $c -eq 3 ] && pat="last chunk fails authentication" ||
+            pat="a chunk fails authentication"
+        for off in 0 $((len / 2)) $((len - 1)); do
+            cp "$T/s" "$T/d"
+            flip "$T/d" $((base + off))
+            damaged "bit flip in chunk $c at +$off" 4 "$pat.*chunk $c,"
+        done
+    done
+    # truncation: at every boundary and inside every part
+    for cut in 0 5 9 10 40 65 $H $((H + 100)) $((H + C)) $((H + C + 16399)) \
+               $((H + 2 * C)) $((H + 3 * C)) $((H + 3 * C + 15)) \
+               $((H + 3 * C + 16)) $((size - 1)); do
+        head -c $cut "$T/s" >"$T/d"
+        if [ $cut -eq 0 ]; then st=3 pat="empty input"
+        elif [ $cut -le $H ]; then st=4 pat="truncated"
+        elif [ $(((cut - H) % C)) -lt 16 ]; then st=4 pat="is truncated"
+        else st=4 pat="truncated or modified: its last chunk"; fi
+        damaged "truncated to $cut of $size bytes" $st "$pat"
+    done
+    # reordered, dropped, duplicated chunks
+    head -c $H "$T/s" >"$T/hdr"
+    for c in 0 1 2 3; do
+        tail -c +$((H + c * C + 1)) "$T/s" | head -c $C >"$T/c$c"
+    done
+    cat "$T/hdr" "$T/c1" "$T/c0" "$T/c2" "$T/c3" >"$T/d"
+    damaged "chunks 0 and 1 swapped" 4 "a chunk fails.*chunk 0,"
+    cat "$T/hdr" "$T/c0" "$T/c2" "$T/c1" "$T/c3" >"$T/d"
+    damaged "chunks 1 and 2 swapped" 4 "a chunk fails.*chunk 1,"
+    cat "$T/hdr" "$T/c0" "$T/c2" "$T/c3" >"$T/d"
+    damaged "chunk 1 dropped" 4 "a chunk fails.*chunk 1,"
+    cat "$T/hdr" "$T/c0" "$T/c1" "$T/c1" "$T/c2" "$T/c3" >"$T/d"
+    damaged "chunk 1 duplicated" 4 "a chunk fails.*chunk 2,"
+    cat "$T/hdr" "$T/c0" "$T/c1" "$T/c2" >"$T/d"
+    damaged "final chunk dropped" 4 "is truncated.*chunk 3,"
+    cat "$T/hdr" "$T/c0" "$T/c1" "$T/c3" "$T/c2" >"$T/d"
+    damaged "final chunk moved forward" 4 "chunk 2,"
+    # extended: bytes after the final chunk
+    for extra in 1 15 16 17 15384 15385 20000; do
+        { cat "$T/s"; head -c $extra /dev/urandom; } >"$T/d"
+        damaged "$extra bytes appended" 4 "data after the end.*chunk 3,"
+    done
+    cat "$T/s" "$T/s" >"$T/d"
+    damaged "the file twice" 4 "data after the end.*chunk 3,"
+    # a chunk from another file sealed with the same key
+    "$RIJN" seal $K -in "$T/p" -out "$T/s2"
+    { head -c $((H + C)) "$T/s"; tail -c +$((H + C + 1)) "$T/s2"; } >"$T/d"
+    damaged "chunks spliced from another file" 4 "a chunk fails.*chunk 1,"
+    head -c 5000 /dev/urandom >"$T/d"
+    damaged "random bytes" 3 "not a rijn sealed file"
+    cross_check
+    # the wrong key
+    cp "$T/s" "$T/d"
+    KEYOPT="--key-file $T/key2"
+    damaged "wrong key" 2 "wrong key or passphrase"
+    cross_check
+    KEYOPT=$K
+    # a header asking for more than the limits, refused before Argon2id
+    CROSS_CHECK=0
+    printf 'rijnseal\001\002\000\000\000\003\000\040\000\000\004' >"$T/d"
+    head -c $((16 + 56 + 16)) /dev/zero >>"$T/d"
+    KEYOPT="--passphrase-env HOME"
+    damaged "Argon2id m = 2 GiB in the header" 3 "over the limits"
+    printf 'rijnseal\001\002\000\000\000\000\000\000\001\000\004' >"$T/d"
+    head -c $((16 + 56 + 16)) /dev/zero >>"$T/d"
+    damaged "Argon2id t = 0 in the header" 3 "corrupted header"
+    printf 'rijnseal\002\001' >"$T/d"
+    damaged "version 2" 3 "unsupported format version"
+    printf 'rijnseal\001\007' >"$T/d"
+    KEYOPT=$K
+    damaged "key mode 7" 3 "corrupted header"
+}
+
+# ---------------------------------------------------------------------------
+group_passphrase() {
+    have_argon2 || skip "this rijn was built without libargon2 (passphrases unavailable)"
+    head -c 50000 /dev/urandom >"$T/p"
+    export RIJN_PW="hunter2 hunter2"
+    "$RIJN" seal --passphrase-env RIJN_PW -in "$T/p" -out "$T/s" &&
+        "$RIJN" open --passphrase-env RIJN_PW -in "$T/s" | cmp -s - "$T/p" &&
+        pass "passphrase, default Argon2id (t=3, m=256 MiB, p=4)" ||
+        fail "passphrase, default Argon2id"
+    od -An -tx1 -j 8 -N 11 "$T/s" | tr -d ' \n' >"$T/h"
+    [ "$(cat "$T/h")" = 0102000000030004000004 ] &&
+        pass "header: version 1, mode 2, t=3, m=262144, p=4" ||
+        fail "header parameters: $(cat "$T/h")"
+    printf '%s\nsecond line ignored\n' "$RIJN_PW" >"$T/pwfile"
+    "$RIJN" open --passphrase-file "$T/pwfile" -in "$T/s" | cmp -s - "$T/p" &&
+        pass "--passphrase-file: the first line" || fail "--passphrase-file"
+    "$RIJN" seal --passphrase-file "$T/pwfile" --argon2 1,1M,1 -in "$T/p" \
+        -out "$T/s1" || fail "seal --argon2 1,1M,1"
+    "$RIJN" open --passphrase-env RIJN_PW -in "$T/s1" | cmp -s - "$T/p" &&
+        pass "--argon2 1,1M,1" || fail "open after --argon2 1,1M,1"
+    cp "$T/s1" "$T/d"
+    KEYOPT="--passphrase-env RIJN_PW"
+    RIJN_PW=wrong
+    damaged "wrong passphrase" 2 "wrong key or passphrase"
+    cross_check
+    RIJN_PW="hunter2 hunter2"
+    # every field of the passphrase header: t (10-13), m (14-17: 1024
+    # KiB, 00 00 04 00), p (18),
+    # Argon2id salt (19-34); a value over the limits is refused before
+    # Argon2id runs, a malformed one is a corrupted header, any other
+    # change fails the commitment
+    for spec in "10 1 3 over the limits" "13 1 3 corrupted header" \
+                "13 2 2 wrong key" "14 1 3 over the limits" \
+                "17 1 2 wrong key" "16 1 2 wrong key" \
+                "18 1 3 corrupted header" "18 16 3 over the limits" \
+                "18 2 2 wrong key" "19 1 2 wrong key" "34 128 2 wrong key" \
+                "9 1 3 corrupted header"; do
+        set -- $spec
+        cp "$T/s1" "$T/d"
+        flip "$T/d" "$1" "$2"
+        st=$3
+        shift 3
+        damaged "passphrase header byte $(echo $spec | cut -d' ' -f1) ^ $(echo $spec | cut -d' ' -f2)" $st "$*"
+    done
+    cross_check
+    expect "empty passphrase" 1 "empty" - -- \
+        env RIJN_PW= "$RIJN" seal --passphrase-env RIJN_PW -in "$T/p" \
+        -out "$T/out/x"
+    expect "unset variable" 1 "no such environment variable" - -- \
+        env -u RIJN_PW "$RIJN" seal --passphrase-env RIJN_PW -in "$T/p" \
+        -out "$T/out/x"
+    expect "open a passphrase file with a key file" 1 "sealed with a passphrase" \
+        - -- "$RIJN" open $K -in "$T/s1" -out "$T/out/x"
+    # the terminal prompt: asked twice on seal, once on open, never echoed
+    have_reader || { echo "note: prompt test not run (needs python3)"; return; }
+    cat >"$T/drive_tty.py" <<'EOF'
+import os, pty, signal, sys
+signal.alarm(60)
+answers = sys.argv[1].split(",")
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[2], sys.argv[2:])
+seen = b""
+while True:
+    try:
+        b = os.read(fd, 1024)
+    except OSError:
+        break
+    if not b:
+        break
+    seen += b
+    if seen.endswith(b": ") and answers:
+        os.write(fd, answers.pop(0).encode() + b"\n")
+_, st = os.waitpid(pid, 0)
+sys.stdout.write(seen.decode(errors="replace"))
+sys.exit(os.WEXITSTATUS(st))
+EOF
+    "$PY" "$T/drive_tty.py" "tty pass,tty pass" "$RIJN" seal --argon2 1,64K,1 \
+        -in "$T/p" -out "$T/s2" >"$T/tty" &&
+        grep -q "Passphrase (again)" "$T/tty" && ! grep -q "tty pass" "$T/tty" &&
+        RIJN_PW="tty pass" "$RIJN" open --passphrase-env RIJN_PW \
+            -in "$T/s2" | cmp -s - "$T/p" &&
+        "$PY" "$T/drive_tty.py" "tty pass" "$RIJN" open -in "$T/s2" -out "$T/q" \
+            >"$T/tty" && cmp -s "$T/q" "$T/p" &&
+        pass "terminal prompt: twice on seal, once on open, no echo" ||
+        fail "terminal prompt: $(cat "$T/tty")"
+    "$PY" "$T/drive_tty.py" "one,two" "$RIJN" seal --argon2 1,64K,1 -in "$T/p" \
+        -out "$T/out/x" >"$T/tty"
+    [ $? -eq 1 ] && grep -q "passphrases differ" "$T/tty" &&
+        [ ! -e "$T/out/x" ] && pass "terminal prompt: a mismatch is refused" ||
+        fail "terminal prompt mismatch: $(cat "$T/tty")"
+}
+
+# ---------------------------------------------------------------------------
+group_range() {
+    n=$((5 * 16384 + 777))
+    head -c $n /dev/urandom >"$T/p"
+    "$RIJN" seal $K -in "$T/p" -out "$T/s" || { fail "seal"; return; }
+    for spec in "0 1" "0 16384" "1 16384" "16383 2" "16384 16384" \
+                "20000 30000" "81000 $((n - 81000))" "81000 100000" \
+                "$((n - 1)) 1" "$n 5" "0 $n" "5000 0" "70000 -"; do
+        set -- $spec
+        if [ "$2" = - ]; then
+            "$RIJN" open $K --offset "$1" -in "$T/s" >"$T/q" 2>"$T/err"
+            tail -c +$(($1 + 1)) "$T/p" >"$T/w"
+        else
+            "$RIJN" open $K --offset "$1" --length "$2" -in "$T/s" \
+                >"$T/q" 2>"$T/err"
+            tail -c +$(($1 + 1)) "$T/p" | head -c "$2" >"$T/w"
+        fi
+        cmp -s "$T/q" "$T/w" && pass "range offset $1 length $2 (file)" ||
+            fail "range offset $1 length $2: $(cat "$T/err")"
+        if [ "$2" != - ]; then
+            cat "$T/s" | "$RIJN" open $K --offset "$1" --length "$2" |
+                cmp -s - "$T/w" && pass "range offset $1 length $2 (pipe)" ||
+                fail "range offset $1 length $2 (pipe)"
+        fi
+    done
+    "$RIJN" open $K --length 100 -in "$T/s" | cmp -s - "$(head -c 100 "$T/p" >"$T/w"; echo "$T/w")" &&
+        pass "--length alone" || fail "--length alone"
+    expect "offset past the end" 1 "past the end of the message \($n bytes\)" \
+        - -- "$RIJN" open $K --offset $((n + 1)) -in "$T/s"
+    expect "offset far past the end" 1 "past the end" - -- \
+        "$RIJN" open $K --offset 999999999 -in "$T/s"
+    # only the chunks of the range are read: damage elsewhere is not seen,
+    # damage inside is
+    cp "$T/s" "$T/d"
+    flip "$T/d" $((66 + 16400 * 4 + 5))
+    "$RIJN" open $K --offset 16384 --length 16384 -in "$T/d" |
+        cmp -s - "$(tail -c +16385 "$T/p" | head -c 16384 >"$T/w"; echo "$T/w")" &&
+        pass "range: a damaged chunk outside the range is not read" ||
+        fail "range outside damage"
+    expect "range: a damaged chunk inside the range" 4 "chunk 4," - -- \
+        "$RIJN" open $K --offset 60000 --length 10000 -in "$T/d"
+}
+
+# ---------------------------------------------------------------------------
+group_vectors() {
+    V=$HERE/vectors/format
+    for spec in keyfile-empty:empty.txt keyfile-hello:hello.txt \
+                keyfile-16k:p16k.bin passphrase-sealed:sealed.txt; do
+        f=${spec%%:*} plain=$V/${spec#*:}
+        case $f in
+            passphrase-*) opt="--passphrase-env RIJN_PW"
+                have_argon2 || {
+                    echo "note: $f not opened: this rijn has no libargon2"
+                    continue
+                } ;;
+            *) opt="--key-file $V/key.bin" ;;
+        esac
+        RIJN_PW=password "$RIJN" open $opt -in "$V/$f.rijn" >"$T/q" \
+            2>"$T/err" && cmp -s "$T/q" "$plain" &&
+            pass "vector $f.rijn opens" ||
+            fail "vector $f.rijn: $(cat "$T/err")"
+        if have_reader; then
+            RIJN_PW=password "$PY" "$READER" open $opt -in "$V/$f.rijn" \
+                >"$T/q" 2>"$T/err" && cmp -s "$T/q" "$plain" &&
+                pass "vector $f.rijn opens with reader.py" ||
+                fail "vector $f.rijn, reader.py: $(cat "$T/err")"
+        fi
+    done
+}
+
+# ---------------------------------------------------------------------------
+group_big() {
+    have_reader || skip "needs /usr/bin/python3 with python3-cryptography (scripts/setup.sh --test)"
+    n=$((4 * 1024 * 1024 * 1024 + 12345))
+    # a deterministic pseudo-random stream of n bytes
+    src() {
+        "$RIJN" enc -aes-128-ctr -K 000102030405060708090a0b0c0d0e0f \
+            -iv 00000000000000000000000000000000 -in /dev/zero 2>/dev/null |
+            head -c $n
+    }
+    want=$(src | sha256sum | cut -c1-64)
+    got=$(src | "$RIJN" seal $K | "$PY" "$READER" open --key-file "$T/key" |
+          sha256sum | cut -c1-64)
+    [ "$got" = "$want" ] && pass "4 GiB + 12345 bytes: rijn seal | reader.py open" ||
+        fail "4 GiB: rijn seal | reader.py open"
+    got=$(src | "$PY" "$READER" seal --key-file "$T/key" | "$RIJN" open $K |
+          sha256sum | cut -c1-64)
+    [ "$got" = "$want" ] && pass "4 GiB + 12345 bytes: reader.py seal | rijn open" ||
+        fail "4 GiB: reader.py seal | rijn open"
+    # random access beyond 4 GiB: a sparse sealed file of 5 GiB + 777
+    # bytes, only the chunks around 2^32 and the final one written
+    m=$((5 * 1024 * 1024 * 1024 + 777))
+    "$PY" "$READER" sparse --key-file "$T/key" --size $m \
+        --chunks 262143,262144,262145 --out "$T/sparse" || fail "sparse"
+    for spec in "4294967000 1000" "4294950912 49152" "$((m - 700)) 700" \
+                "$((m - 777)) 99999"; do
+        set -- $spec
+        "$RIJN" open $K --offset "$1" --length "$2" -in "$T/sparse" >"$T/q" &&
+            "$PY" "$READER" pattern --offset "$1" --length "$2" >"$T/w" &&
+            head -c $((m - $1 < $2 ? m - $1 : $2)) "$T/w" | cmp -s - "$T/q" &&
+            pass "random access at $1 (+$2) of a $m-byte message" ||
+            fail "random access at $1 (+$2)"
+    done
+    expect "the holes of the sparse file fail" 4 "chunk 0," - -- \
+        "$RIJN" open $K -in "$T/sparse"
+}
+
+case $GROUP in
+    roundtrip|interop|damage|passphrase|range|vectors|big) group_$GROUP ;;
+    *) echo "unknown group $GROUP" >&2; exit 1 ;;
+esac
+if [ $failures -ne 0 ]; then
+    echo "$failures failure(s)" >&2
+    exit 1
+fi
+exit 0
