@@ -91,6 +91,13 @@ group_roundtrip() {
         [ "$(stat -c %a "$T/out/o")" = 640 ] &&
         [ "$(ls -A "$T/out")" = o ] && pass "open replaces an existing file" ||
         fail "open over an existing file"
+    # --progress: a refreshing line on stderr, ending at 100%; none without
+    RIJN_ENC_PROGRESS_EVERY=0 "$RIJN" open $K --progress -in "$T/s" \
+        -out "$T/q" 2>"$T/err" && cmp -s "$T/q" "$T/p" &&
+        tr '\r' '\n' <"$T/err" | grep -q "(100%)" &&
+        RIJN_ENC_PROGRESS_EVERY=0 "$RIJN" seal $K --no-progress -in "$T/p" \
+            -out "$T/s3" 2>"$T/err" && [ ! -s "$T/err" ] &&
+        pass "--progress, --no-progress" || fail "--progress: $(cat "$T/err")"
     # a 2-core run really uses several workers: same bytes at 8 threads
     "$RIJN" open $K --threads 8 -in "$T/s" | cmp -s - "$T/p" &&
         pass "open, 8 threads" || fail "open, 8 threads"
