@@ -10,8 +10,9 @@
  * per ZMM); Karatsuba measured within +-2% of it here (faster for AES-128,
  * slower for AES-256: the extra XORs and shuffles compete with VAESENC),
  * so the loop keeps the simpler form, as Linux's AVX-512 code does. The
- * last 1..31 blocks take one batch of 1, 2, 4 or 8 ZMM with masked loads
- * and stores (no byte outside in/out is read or written); when encrypting,
+ * last 1..31 blocks take one batch of 1, 2, 4, 6 or 8 ZMM with masked
+ * loads and stores (no byte outside in/out is read or written; 6 is for
+ * 1420-byte packets: 5% faster than 8 there); when encrypting,
  * the previous step's hashing runs between that batch's AES rounds.
  * GHASH alone (blocks: AAD, unfused pairings): 32 blocks per reduction
  * with Karatsuba products from a table of H's half-sums (26 VPCLMULQDQ per
@@ -199,11 +200,13 @@ VP_INLINE __m128i vp_mul128(__m128i a, __m128i b, __m128i poly)
  * The counter block, y and single blocks are often written by the mode
  * code just before the call, in pieces: a 12-byte IV copied as 8 + 4
  * bytes and the 32-bit counter stored on its own; a lengths block as two
- * 8-byte words. A 16-byte load over several smaller stores cannot be
+ * 8-byte words; a zero-padded last block by memcpy (overlapping 8- or
+ * 4-byte stores). A 16-byte load over several smaller stores cannot be
  * forwarded from them and waits until they reach the cache: measured on
  * Zen 4, 20 cycles on a 30-cycle one-block GHASH and 60 on a 60-cycle
- * one-block encryption. So those are loaded in the same pieces (loads
- * inside one store forward from it, whatever wrote the bytes).
+ * one-block encryption. So those are loaded in pieces that each lie
+ * inside one such store (and are forwarded from it), at the cost of a
+ * few inserts.
  */
 /* The empty asm makes the first piece opaque, so that the compiler
  * cannot merge the loads back into one (clang does). */
@@ -227,6 +230,23 @@ VP_INLINE __m128i vp_load_8x2(const uint8_t *p)
     __asm__("" : "+x"(x));
     return _mm_unpacklo_epi64(
         x, _mm_loadl_epi64((const __m128i *)(const void *)(p + 8)));
+}
+
+/* A single block in 4-byte pieces (see above) */
+VP_INLINE __m128i vp_load_4x4(const uint8_t *p)
+{
+    uint32_t w1, w2, w3;
+    __m128i x = _mm_cvtsi32_si128(*(const int *)(const void *)p);
+
+    __asm__("" : "+x"(x));
+    memcpy(&w1, p + 4, 4);
+    __asm__("" : "+r"(w1));
+    memcpy(&w2, p + 8, 4);
+    __asm__("" : "+r"(w2));
+    memcpy(&w3, p + 12, 4);
+    x = _mm_insert_epi32(x, (int)w1, 1);
+    x = _mm_insert_epi32(x, (int)w2, 2);
+    return _mm_insert_epi32(x, (int)w3, 3);
 }
 
 /* Mask of the 32-bit elements of a ZMM holding blocks first..first+3 that
@@ -261,18 +281,20 @@ VP_FN static void vp_init(uint64_t *hk, const uint8_t h[16])
     hh ^= carry & 0xc200000000000000ULL;
     hl ^= carry & 1;
     h1 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)hh, (long long)hl));
+    /* 9 products (VPCLMULQDQ-bound: 6 each): H^2; H^3, H^4 in one; then
+     * p[j] = H^(4j+4), ..., H^(4j+1) in lanes 0..3, by H^4, H^8 and H^16
+     * taken from lane 0 of p[1] and p[3] */
     h2 = vp_mul(h1, h1, poly);
-    h3 = vp_mul(h2, h1, poly);
-    h4 = vp_mul(h2, h2, poly);
-    /* p[j] = H^(4j+4), ..., H^(4j+1) in lanes 0..3 */
-    p[0] = _mm512_mask_blend_epi64(0x0c, h4, h3);
-    p[0] = _mm512_mask_blend_epi64(0x30, p[0], h2);
-    p[0] = _mm512_mask_blend_epi64(0xc0, p[0], h1);
+    /* lanes H^3, H^4, H^3, H^4 */
+    h3 = vp_mul(_mm512_mask_blend_epi64(0xcc, h1, h2), h2, poly);
+    h4 = _mm512_shuffle_i64x2(h3, h3, _MM_SHUFFLE(1, 1, 1, 1));
+    p[0] = _mm512_mask_blend_epi64(
+        0xc0, _mm512_shuffle_i64x2(h3, h2, _MM_SHUFFLE(0, 0, 0, 1)), h1);
     p[1] = vp_mul(p[0], h4, poly);
-    h8 = vp_mul(h4, h4, poly);
+    h8 = _mm512_shuffle_i64x2(p[1], p[1], 0x00);
     p[2] = vp_mul(p[0], h8, poly);
     p[3] = vp_mul(p[1], h8, poly);
-    h16 = vp_mul(h8, h8, poly);
+    h16 = _mm512_shuffle_i64x2(p[3], p[3], 0x00);
     RIJN_UNROLL(4)
     for (j = 0; j < 4; j++)
         p[4 + j] = vp_mul(p[j], h16, poly);
@@ -366,7 +388,7 @@ VP_FN static void vp_blocks(const uint64_t *hk, uint8_t y[16],
     if (n == 1) {
         const __m128i h1 = _mm_loadu_si128(
             (const __m128i *)(const void *)(pw + 16 * (VP_POWERS - 1)));
-        a = _mm_xor_si128(a, _mm_shuffle_epi8(vp_load_8x2(in),
+        a = _mm_xor_si128(a, _mm_shuffle_epi8(vp_load_4x4(in),
                                               vp_bswap128()));
         a = vp_mul128(a, h1, vp_poly128());
         _mm_storeu_si128((__m128i *)(void *)y,
@@ -595,10 +617,14 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
                           bswap);
     } else if (pending && n <= 16) {
         acc = vp_tail(rk, nr, enc, 4, 1, n, cb, pw, out, in, acc);
+    } else if (pending && n <= 24) {
+        acc = vp_tail(rk, nr, enc, 6, 1, n, cb, pw, out, in, acc);
     } else if (pending) {
         acc = vp_tail(rk, nr, enc, 8, 1, n, cb, pw, out, in, acc);
-    } else if (n > 16) {
+    } else if (n > 24) {
         acc = vp_tail(rk, nr, enc, 8, 0, n, cb, pw, out, in, acc);
+    } else if (n > 16) {
+        acc = vp_tail(rk, nr, enc, 6, 0, n, cb, pw, out, in, acc);
     } else if (n > 8) {
         acc = vp_tail(rk, nr, enc, 4, 0, n, cb, pw, out, in, acc);
     } else if (n > 4) {
