@@ -44,6 +44,8 @@
  *     altivec-vperm      ppc      yes            AltiVec (vperm S-box)
  *     altivec-vperm-otf  ppc      yes            AltiVec; on request only
  *     armv8              aarch64  yes            ARMv8 crypto extension (AES)
+ *     neon-bs            aarch64  yes            NEON (bitsliced; TBL S-box
+ *                                                one-block path)
  *     ct64               any      yes            - (bitsliced, 64-bit words)
  *     ref                any      NO             - (byte-wise, S-box table;
  *                                                a test oracle, never
