@@ -29,6 +29,8 @@
  *                                         parallel, radix 2^44 (vpmadd52)
  *     avx2        x86-64   yes            AVX2: 16 blocks per step in 4
  *                                         lanes, radix 2^26
+ *     neon        aarch64  yes            NEON: 8 blocks per step in 2
+ *                                         lanes, radix 2^26 (UMLAL)
  *     poly64      64-bit   yes            radix 2^64, 64x64->128 products
  *     poly32      any      yes            radix 2^26, 32x32->64 products;
  *                                         32-bit hosts
@@ -36,7 +38,7 @@
  *
  *   The SIMD engines use the scalar 64-bit code for short inputs, where the
  *   vector set-up does not pay. All engines assume that the CPU multiplies
- *   in constant time (32x32->64 for poly32 and avx2, 64x64->128 for poly64,
+ *   in constant time (32x32->64 for poly32, avx2 and neon, 64x64->128 for poly64,
  *   52x52->104 for avx512ifma); there is no secret-dependent branch or
  *   memory index, and the final reduction uses masks.
  *
