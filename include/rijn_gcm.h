@@ -64,6 +64,10 @@
  *     pmull             aarch64  yes            PMULL (ARMv8 crypto extension);
  *                                               fused with armv8: 8 blocks
  *                                               per step
+ *     neon              aarch64  yes            NEON without the crypto
+ *                                               extension (for neon-bs):
+ *                                               8x8-bit PMULL, 4 blocks per
+ *                                               reduction
  *     ctmul64           64-bit   yes            integer multiplications with
  *                                               the bits spread out (64-bit
  *                                               products); 64-bit hosts only
