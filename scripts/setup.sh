@@ -11,7 +11,8 @@ if [ "${1:-}" = "--test" ]; then
   pkgs+=(clang valgrind qemu-user zlib1g-dev python3-cryptography python3-argon2
          gcc-powerpc-linux-gnu gcc-powerpc64-linux-gnu gcc-powerpc64le-linux-gnu
          gcc-aarch64-linux-gnu libc6-dev-powerpc-cross libc6-dev-ppc64-cross
-         libc6-dev-ppc64el-cross libc6-dev-arm64-cross)
+         libc6-dev-ppc64el-cross libc6-dev-arm64-cross
+         gcc-arm-linux-gnueabihf libc6-dev-armhf-cross)
   # Debian's arm64 libcrypto next to the host's (multiarch): the aarch64
   # cross build then runs its OpenSSL differential suites under qemu
   # against it (cmake/toolchains/rijn-cross-common.cmake).
