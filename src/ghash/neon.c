@@ -28,13 +28,13 @@
  * rotates both of its halves at once, PMULL takes the low halves and
  * PMULL2 the high ones, and H's operands B, B_1..B_4 are precomputed.
  *
- * Aggregated reduction: 4 blocks per step, Y' = (Y ^ X1) H^4 ^ X2 H^3 ^
- * X3 H^2 ^ X4 H, the products summed per type, fixed up and combined
- * once, then reduced: the high 128 bits times x^7 + x^2 + x + 1 (0x87)
- * by PMULL on the even and the odd bytes, the 6 bits that overflow once
- * more. About 64 instructions per block and 95 per step: 5.6 per byte.
- * The products of a block are inline assembly (GCC's allocation of the
- * 15 sums, the rotations and the operands spilled in every block).
+ * Aggregated reduction: 6 blocks per step, Y' = (Y ^ X1) H^6 ^ X2 H^5 ^
+ * ... ^ X6 H, the products summed per type, fixed up and combined once,
+ * then reduced: the high 128 bits times x^7 + x^2 + x + 1 (0x87) by PMULL
+ * on the even and the odd bytes, the 6 bits that overflow once more.
+ * About 64 instructions per block and 95 per step: 5 per byte. The
+ * products of a block are inline assembly (GCC's allocation of the 15
+ * sums, the rotations and the operands spilled in every block).
  *
  * Constant time: PMULL (8-bit polynomial), TBL with register tables, EXT,
  * UZP, RBIT, EOR, AND: no instruction whose timing depends on its
@@ -43,9 +43,10 @@
  * memory indexed by data, no branch on H or the data (loop counts come
  * from the length).
  *
- * hk (bytes): for the power H^p, p = 1..4, at 160 (p - 1): B_0..B_4 of H^p
- * (5 x 16 bytes: the rotations of both 64-bit halves, lo in the low
- * half) and B_0..B_4 of H^p.lo ^ H^p.hi in both halves (5 x 16 bytes).
+ * hk (bytes): at 80 (e - 1), e = 1..6, B_0..B_4 of H^e (5 x 16 bytes:
+ * the rotations of both 64-bit halves, lo in the low half); at 480 +
+ * 80 i, i = 0..2, B_0..B_4 of the middle words H^e.lo ^ H^e.hi of
+ * e = 2i + 1 (low half) and 2i + 2 (high half, taken by PMULL2): 720.
  */
 #include "ghash/ghash.h"
 
@@ -57,9 +58,10 @@ typedef uint8x16_t gv;
 
 #define NG_INLINE static inline __attribute__((always_inline))
 
-#define NG_POWERS 4
-#define NG_POWER_BYTES 160
-#define NG_KEY_BYTES (NG_POWERS * NG_POWER_BYTES)
+#define NG_POWERS 6
+#define NG_OPS_BYTES 80 /* B_0..B_4 */
+#define NG_MID_OFFSET (NG_POWERS * NG_OPS_BYTES)
+#define NG_KEY_BYTES (NG_MID_OFFSET + NG_POWERS / 2 * NG_OPS_BYTES)
 
 /* TBL selectors: both 8-byte halves rotated down by k bytes */
 static const uint8_t rot_sel[3][16] = {
@@ -144,12 +146,13 @@ NG_INLINE gv reduce(gv lo, gv mid, gv hi)
 }
 
 /*
- * lo, hi, mid types (+)= x times the power whose operands are at p (160
- * bytes: B_0..B_4 of both halves, then of the middle word), in assembly:
- * GCC's allocation of the 15 sums, the rotations and the operands spills
- * in every block. v21..v23: rotations of x (then of x.lo ^ x.hi, in v31),
- * v24..v28: B_0..B_4, v29: a product. first: the sums start with these
- * products (written, not added).
+ * lo, hi, mid types (+)= x times a power, in assembly (GCC's allocation of
+ * the 15 sums, the rotations and the operands spilled in every block):
+ * pl points to the power's operands B_0..B_4 (both halves), pm to the
+ * operands of its middle word, in the low (PMULL) or the high (PMULL2)
+ * half. v21..v23: rotations of x (then of x.lo ^ x.hi, in v31, the same
+ * in both halves), v24..v28: B_0..B_4, v29: a product. first: the sums
+ * start with these products (written, not added).
  */
 #define NG_W(op, sz, acc, a, b)                                               \
     op " " acc ".8h, " a sz ", " b sz "\n\t"
@@ -161,28 +164,27 @@ NG_INLINE gv reduce(gv lo, gv mid, gv hi)
     NG_A(op, sz, l, "v21", "v24") F(op, sz, m, x, "v26")                      \
     NG_A(op, sz, m, "v22", "v24") F(op, sz, n, x, "v27")                      \
     NG_A(op, sz, n, "v23", "v24") F(op, sz, k, x, "v28")
+#define NG_LOAD(ptr)                                                          \
+    "ldp q24, q25, [" ptr "]\n\t"                                             \
+    "ldp q26, q27, [" ptr ", #32]\n\t"                                        \
+    "ldr q28, [" ptr ", #64]\n\t"
 #define NG_BODY_LH(F)                                                         \
     "tbl v21.16b, {%[x].16b}, %[s1].16b\n\t"                                  \
     "tbl v22.16b, {%[x].16b}, %[s2].16b\n\t"                                  \
     "tbl v23.16b, {%[x].16b}, %[s3].16b\n\t"                                  \
-    "ldp q24, q25, [%[p]]\n\t"                                                \
-    "ldp q26, q27, [%[p], #32]\n\t"                                           \
-    "ldr q28, [%[p], #64]\n\t"                                                \
+    NG_LOAD("%[p]")                                                           \
     NG_SET(F, "pmull", ".8b", "%[x]", "%[ld]", "%[ll]", "%[lm]", "%[ln]",     \
            "%[lk]")                                                           \
     NG_SET(F, "pmull2", ".16b", "%[x]", "%[hd]", "%[hl]", "%[hm]", "%[hn]",   \
            "%[hk]")
-#define NG_BODY_M(F)                                                          \
+#define NG_BODY_M(F, op, sz)                                                  \
     "ext v31.16b, %[x].16b, %[x].16b, #8\n\t"                                 \
     "eor v31.16b, v31.16b, %[x].16b\n\t"                                      \
     "tbl v21.16b, {v31.16b}, %[s1].16b\n\t"                                   \
     "tbl v22.16b, {v31.16b}, %[s2].16b\n\t"                                   \
     "tbl v23.16b, {v31.16b}, %[s3].16b\n\t"                                   \
-    "ldp q24, q25, [%[p], #80]\n\t"                                           \
-    "ldp q26, q27, [%[p], #112]\n\t"                                          \
-    "ldr q28, [%[p], #144]\n\t"                                               \
-    NG_SET(F, "pmull", ".8b", "v31", "%[md]", "%[ml]", "%[mm]", "%[mn]",      \
-           "%[mk]")
+    NG_LOAD("%[p]")                                                           \
+    NG_SET(F, op, sz, "v31", "%[md]", "%[ml]", "%[mm]", "%[mn]", "%[mk]")
 /* (two statements: an asm takes at most 30 operands, "+" ones twice) */
 #define NG_OUT_LH(c)                                                          \
     [ld] c(lo->d), [ll] c(lo->l), [lm] c(lo->m), [ln] c(lo->n),               \
@@ -191,45 +193,76 @@ NG_INLINE gv reduce(gv lo, gv mid, gv hi)
 #define NG_OUT_M(c)                                                           \
     [md] c(mid->d), [ml] c(mid->l), [mm] c(mid->m), [mn] c(mid->n),           \
     [mk] c(mid->k)
-#define NG_IN                                                                 \
-    [x] "w"(x), [p] "r"(p), [s1] "w"(s->s1), [s2] "w"(s->s2),                 \
-    [s3] "w"(s->s3), "m"(*(const uint8_t(*)[NG_POWER_BYTES])p)
+#define NG_IN(ptr)                                                            \
+    [x] "w"(x), [p] "r"(ptr), [s1] "w"(s->s1), [s2] "w"(s->s2),               \
+    [s3] "w"(s->s3), "m"(*(const uint8_t(*)[NG_OPS_BYTES])(ptr))
 #define NG_CLOBBER                                                            \
     "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v31"
 #define NG_EARLY(v) "=&w"(v)
 #define NG_INOUT(v) "+w"(v)
 
 NG_INLINE void acc_block(types *lo, types *hi, types *mid, gv x,
-                         const uint8_t *p, const sels *s, int first)
+                         const uint8_t *pl, const uint8_t *pm, int high,
+                         const sels *s, int first)
 {
     if (first) {
-        __asm__(NG_BODY_LH(NG_W) : NG_OUT_LH(NG_EARLY) : NG_IN : NG_CLOBBER);
-        __asm__(NG_BODY_M(NG_W) : NG_OUT_M(NG_EARLY) : NG_IN : NG_CLOBBER);
+        __asm__(NG_BODY_LH(NG_W)
+                : NG_OUT_LH(NG_EARLY) : NG_IN(pl) : NG_CLOBBER);
+        if (high)
+            __asm__(NG_BODY_M(NG_W, "pmull2", ".16b")
+                    : NG_OUT_M(NG_EARLY) : NG_IN(pm) : NG_CLOBBER);
+        else
+            __asm__(NG_BODY_M(NG_W, "pmull", ".8b")
+                    : NG_OUT_M(NG_EARLY) : NG_IN(pm) : NG_CLOBBER);
     } else {
-        __asm__(NG_BODY_LH(NG_A) : NG_OUT_LH(NG_INOUT) : NG_IN : NG_CLOBBER);
-        __asm__(NG_BODY_M(NG_A) : NG_OUT_M(NG_INOUT) : NG_IN : NG_CLOBBER);
+        __asm__(NG_BODY_LH(NG_A)
+                : NG_OUT_LH(NG_INOUT) : NG_IN(pl) : NG_CLOBBER);
+        if (high)
+            __asm__(NG_BODY_M(NG_A, "pmull2", ".16b")
+                    : NG_OUT_M(NG_INOUT) : NG_IN(pm) : NG_CLOBBER);
+        else
+            __asm__(NG_BODY_M(NG_A, "pmull", ".8b")
+                    : NG_OUT_M(NG_INOUT) : NG_IN(pm) : NG_CLOBBER);
     }
 }
 
-/* y (bit-reversed) absorbs the n blocks at in (n = 1..4), powers n..1 */
-NG_INLINE gv group(const uint8_t *t, gv y, const uint8_t *in, int n,
-                   const sels *s)
+/* Block x times H^e (e = 1..NG_POWERS): its operands in the table t */
+#define ACC_POWER(x, e, first)                                                \
+    acc_block(&lo, &hi, &mid, (x), t + NG_OPS_BYTES * ((e) - 1),              \
+              t + NG_MID_OFFSET + NG_OPS_BYTES * (((e) - 1) / 2),             \
+              ((e) - 1) & 1, s, (first))
+
+/* y (bit-reversed) absorbs the NG_POWERS blocks at in, powers
+ * NG_POWERS..1, one reduction */
+NG_INLINE gv group(const uint8_t *t, gv y, const uint8_t *in, const sels *s)
 {
     types lo, hi, mid;
     int j;
 
-    RIJN_UNROLL(4)
-    for (j = 0; j < n; j++) {
-        gv x = vrbitq_u8(vld1q_u8(in + 16 * j));
-        if (j == 0)
-            x ^= y;
-        acc_block(&lo, &hi, &mid, x, t + NG_POWER_BYTES * (n - 1 - j), s,
-                  j == 0);
-    }
+    ACC_POWER(vrbitq_u8(vld1q_u8(in)) ^ y, NG_POWERS, 1);
+    RIJN_UNROLL(8)
+    for (j = 1; j < NG_POWERS; j++)
+        ACC_POWER(vrbitq_u8(vld1q_u8(in + 16 * j)), NG_POWERS - j, 0);
     return reduce(fix_up(&lo, s), fix_up(&mid, s), fix_up(&hi, s));
 }
 
-/* The operands B_0..B_4 of x (both halves) into p. */
+/* The same for n = 1 .. NG_POWERS - 1 blocks, powers n..1 (the end of a
+ * run; a loop, not unrolled) */
+__attribute__((noinline)) static gv group_tail(const uint8_t *t, gv y,
+                                               const uint8_t *in, int n,
+                                               const sels *s)
+{
+    types lo, hi, mid;
+    int j;
+
+    ACC_POWER(vrbitq_u8(vld1q_u8(in)) ^ y, n, 1);
+    RIJN_NO_UNROLL
+    for (j = 1; j < n; j++)
+        ACC_POWER(vrbitq_u8(vld1q_u8(in + 16 * j)), n - j, 0);
+    return reduce(fix_up(&lo, s), fix_up(&mid, s), fix_up(&hi, s));
+}
+
+/* The operands B_0..B_4 of x (both halves rotated) into p. */
 static void store_ops(uint8_t *p, gv x)
 {
     vst1q_u8(p, x);
@@ -242,21 +275,28 @@ static void store_ops(uint8_t *p, gv x)
 static void ng_init(uint64_t *hk, const uint8_t h[16])
 {
     uint8_t *t = (uint8_t *)hk;
-    const gv h1 = vrbitq_u8(vld1q_u8(h));
-    gv x = h1;
-    int p;
+    const sels sl = load_sels(), *s = &sl;
+    gv x = vrbitq_u8(vld1q_u8(h)), m = x;
+    int e;
 
-    for (p = 0; p < NG_POWERS; p++) {
-        uint8_t *q = t + NG_POWER_BYTES * p;
-        if (p > 0) {
-            /* x := x H, with H's operands (the first entry) */
-            const sels s = load_sels();
+    for (e = 1; e <= NG_POWERS; e++) {
+        if (e > 1) {
+            /* x := x H, with H's operands (stored first) */
             types lo, hi, mid;
-            acc_block(&lo, &hi, &mid, x, t, &s, 1);
-            x = reduce(fix_up(&lo, &s), fix_up(&mid, &s), fix_up(&hi, &s));
+            ACC_POWER(x, 1, 1);
+            x = reduce(fix_up(&lo, s), fix_up(&mid, s), fix_up(&hi, s));
         }
-        store_ops(q, x);
-        store_ops(q + 80, x ^ vextq_u8(x, x, 8));
+        store_ops(t + NG_OPS_BYTES * (e - 1), x);
+        /* the middle words of H^e (odd e: low half) and H^(e+1); for
+         * now H^e in both (H's is read for H^2) */
+        if (e & 1) {
+            m = x ^ vextq_u8(x, x, 8);
+            store_ops(t + NG_MID_OFFSET + NG_OPS_BYTES * (e / 2), m);
+        } else {
+            gv n = x ^ vextq_u8(x, x, 8);
+            store_ops(t + NG_MID_OFFSET + NG_OPS_BYTES * ((e - 1) / 2),
+                      vcombine_u8(vget_low_u8(m), vget_low_u8(n)));
+        }
     }
 }
 
@@ -267,21 +307,10 @@ static void ng_blocks(const uint64_t *hk, uint8_t y[16], const uint8_t *in,
     const sels s = load_sels();
     gv v = vrbitq_u8(vld1q_u8(y));
 
-    for (; nblocks >= 4; nblocks -= 4, in += 64)
-        v = group(t, v, in, 4, &s);
-    switch (nblocks) {
-    case 3:
-        v = group(t, v, in, 3, &s);
-        break;
-    case 2:
-        v = group(t, v, in, 2, &s);
-        break;
-    case 1:
-        v = group(t, v, in, 1, &s);
-        break;
-    default:
-        break;
-    }
+    for (; nblocks >= NG_POWERS; nblocks -= NG_POWERS, in += 16 * NG_POWERS)
+        v = group(t, v, in, &s);
+    if (nblocks > 0)
+        v = group_tail(t, v, in, (int)nblocks, &s);
     vst1q_u8(y, vrbitq_u8(v));
 }
 
