@@ -66,7 +66,7 @@
  *                                               per step
  *     neon              aarch64  yes            NEON without the crypto
  *                                               extension (for neon-bs):
- *                                               8x8-bit PMULL, 4 blocks per
+ *                                               8x8-bit PMULL, 6 blocks per
  *                                               reduction
  *     ctmul64           64-bit   yes            integer multiplications with
  *                                               the bits spread out (64-bit
