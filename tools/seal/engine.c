@@ -3,7 +3,9 @@
  * SLOT_CHUNKS chunks (1 MiB of message each).
  *
  *   reader thread   reads the input in order into free slots (the only
- *                   thread that reads, so pipes work as files do)
+ *                   thread that reads, so pipes work as files do); a
+ *                   regular input file is mapped instead (r->in_map), and
+ *                   a slot then points into the mapping: no copy
  *   worker threads  (--threads of them) seal or open the chunks of filled
  *                   slots, from `in` into `out`, any slot in any order
  *   writer          (the calling thread) writes finished slots in order
@@ -38,7 +40,8 @@
 enum { SL_FREE, SL_FILLED, SL_BUSY, SL_DONE };
 
 struct slot {
-    unsigned char *in, *out;   /* SLOT_CHUNKS * RIJN_CHUNK_CT bytes each */
+    unsigned char *buf, *out;  /* SLOT_CHUNKS * RIJN_CHUNK_CT bytes each */
+    const unsigned char *in;   /* the input: buf, or in the mapped file */
     uint64_t seq;              /* slot number in the run */
     uint64_t chunk0;           /* index of its first chunk */
     size_t in_len;             /* bytes read */
@@ -122,7 +125,16 @@ static int fill(struct engine *e, struct slot *s)
     if (r->open && r->last_chunk != UINT64_MAX &&
         r->last_chunk - s->chunk0 < SLOT_CHUNKS)
         cap = (size_t)(r->last_chunk - s->chunk0 + 1) * unit;
-    got = read_full(r->in_fd, s->in, cap);
+    if (r->in_map != NULL) {
+        /* the workers read the mapping: no copy */
+        uint64_t at = s->seq * SLOT_CHUNKS * unit;
+        uint64_t left = at < r->in_map_len ? r->in_map_len - at : 0;
+        s->in = r->in_map + (at < r->in_map_len ? at : 0);
+        got = (ssize_t)(left < cap ? left : cap);
+    } else {
+        s->in = s->buf;
+        got = read_full(r->in_fd, s->buf, cap);
+    }
     if (got < 0)
         return -1;
     s->in_len = (size_t)got;
@@ -306,7 +318,8 @@ static void writer_loop(struct engine *e)
             break;
         }
         e->done += s->in_len;
-        rijn_wipe(s->in, s->in_len);
+        if (s->in == s->buf)
+            rijn_wipe(s->buf, s->in_len);
         rijn_wipe(s->out, s->out_len);
         s->state = SL_FREE;
         e->next_write++;
@@ -344,9 +357,10 @@ int seal_run_data(struct seal_run *r)
     if (e->nslots > NSLOTS_MAX)
         e->nslots = NSLOTS_MAX;
     for (size_t i = 0; i < e->nslots; i++) {
-        e->slot[i].in = malloc(bytes);
+        e->slot[i].buf = r->in_map ? NULL : malloc(bytes);
         e->slot[i].out = malloc(bytes);
-        if (e->slot[i].in == NULL || e->slot[i].out == NULL) {
+        if ((r->in_map == NULL && e->slot[i].buf == NULL) ||
+            e->slot[i].out == NULL) {
             tool_err("%s: out of memory", r->who);
             return -1;
         }
@@ -398,9 +412,10 @@ int seal_run_data(struct seal_run *r)
         /* what a slot last held: its input, and the output of as many
          * chunks (the writer wiped the slots it wrote already) */
         size_t out_cap = (e->slot[i].nfull + 1) * RIJN_CHUNK_CT;
-        rijn_wipe(e->slot[i].in, e->slot[i].in_len);
+        if (e->slot[i].buf != NULL)
+            rijn_wipe(e->slot[i].buf, e->slot[i].in_len);
         rijn_wipe(e->slot[i].out, out_cap < bytes ? out_cap : bytes);
-        free(e->slot[i].in);
+        free(e->slot[i].buf);
         free(e->slot[i].out);
     }
     pthread_mutex_destroy(&e->mu);

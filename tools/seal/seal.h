@@ -60,6 +60,10 @@ struct seal_run {
     int open;                /* 0: seal, 1: open */
     int in_fd, out_fd;
     const char *in_name, *out_name;
+    /* a regular input mapped from its current position to its end (read
+     * from there instead of in_fd), or NULL */
+    const unsigned char *in_map;
+    uint64_t in_map_len;
     const char *who;         /* "seal" or "open", for messages */
     /* open: the input is positioned at chunk first_chunk; read up to and
      * including last_chunk (UINT64_MAX: to the end); write only message
