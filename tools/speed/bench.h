@@ -142,7 +142,9 @@ void *alloc64(size_t n);
 double median(double *v, int n);
 /* Aggregate bytes/second of n threads, each with its own session and
  * len-byte buffer, for about seconds (wall time): CTR a continuing stream,
- * GCM len-byte messages in place, each with its IV. 0 on failure. */
+ * GCM len-byte messages in place, each with its IV. Each thread's rate is
+ * timed on the benchmark clock (with --cpu-time its own CPU time, which
+ * leaves out the time it waits for a core). 0 on failure. */
 double run_threads(int eng, const variant *v, int n, size_t len,
                    double seconds);
 

@@ -111,6 +111,7 @@ static void speed_usage(FILE *f)
           "  --cpu-time     time with CLOCK_THREAD_CPUTIME_ID instead of\n"
           "                 CLOCK_MONOTONIC: leaves out the time the\n"
           "                 benchmark is descheduled on a busy machine\n"
+          "                 (with --threads: each thread's own CPU time)\n"
           "  --reps N       repetitions per cell and library (default 31,\n"
           "                 quick 11)\n"
           "  --rep-ms X     length of one repetition in ms (default 5,\n"
@@ -698,11 +699,12 @@ static void threads_report(const opts *o)
         printf("\n  ],\n  \"threads\": [");
     } else {
         printf("\nthreads: %d, each encrypting its own %zu KiB buffer "
-               "(%s) for ~%g s\n", o->threads, o->long_len >> 10,
+               "(%s) for ~%g s;\n         GB/s = the sum over the threads "
+               "of bytes / %s\n", o->threads, o->long_len >> 10,
                o->mode == MODE_GCM ? "one message after another, in place, "
                                      "each with its IV and tag"
                                    : "continuing stream",
-               seconds);
+               seconds, o->cputime ? "the thread's CPU time" : "wall time");
         print_backend(o->mode, "backend", "ghash");
         printf("%4s %-8s %12s %12s %8s %14s\n", "bits", "library",
                "1 thr GB/s", "N thr GB/s", "scaling", "c/B per thread");
