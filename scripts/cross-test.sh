@@ -8,7 +8,7 @@
 # For each arch: configure build-cross-<arch> under $RIJN_CROSS_DIR (default
 # ./build-cross) with cmake/toolchains/<arch>.cmake, -DRIJN_WERROR=ON
 # -DRIJN_BUILD_TOOLS=ON, build with -j$RIJN_JOBS (default 2), run ctest
-# --output-on-failure under the toolchain's qemu, and print the ctest
+# --output-on-failure -j$RIJN_JOBS under the toolchain's qemu, and print the ctest
 # summary per arch. Exit status is non-zero if any arch failed to
 # configure, build or pass its tests.
 #
@@ -89,7 +89,7 @@ masked_pass() { # arch bdir
     tmp="$2/Testing/Temporary"
     [ -f "$tmp/LastTest.log" ] && cp "$tmp/LastTest.log" "$tmp/LastTest.first.log"
     # shellcheck disable=SC2086
-    (cd "$2" && RIJN_CPU_MASK=$m_mask ctest --output-on-failure \
+    (cd "$2" && RIJN_CPU_MASK=$m_mask ctest --output-on-failure -j"$jobs" \
         --timeout "${RIJN_CTEST_TIMEOUT:-300}" -R "$m_regex") >>"$mlog" 2>&1 || m_ok=1
     [ -f "$tmp/LastTest.first.log" ] && mv "$tmp/LastTest.first.log" "$tmp/LastTest.log"
     line=$(grep -E "tests passed" "$mlog" | tail -n 1)
@@ -145,8 +145,8 @@ $arch: BUILD FAILED (see $bdir/build.log)"
     fi
     echo "=== $arch: ctest"
     # shellcheck disable=SC2086
-    (cd "$bdir" && ctest --output-on-failure --timeout "${RIJN_CTEST_TIMEOUT:-300}" \
-        ${RIJN_CTEST_ARGS:-}) >"$log" 2>&1
+    (cd "$bdir" && ctest --output-on-failure -j"$jobs" \
+        --timeout "${RIJN_CTEST_TIMEOUT:-300}" ${RIJN_CTEST_ARGS:-}) >"$log" 2>&1
     rc=$?
     # show failures and the summary lines
     grep -E "\*\*\*|Failed|Not Run|tests passed|Total Test time" "$log" | tail -n 40
