@@ -130,17 +130,17 @@ static void p8_store_words(uint8_t *rk, const uint32_t *w, unsigned nwords)
 
 #define P8_ROT(t) (((t) << 8) | ((t) >> 24))
 
-/* store round key number i from its four words */
-P8_INLINE void p8_store_rk(uint8_t *rk, unsigned i, uint32_t w0, uint32_t w1,
-                           uint32_t w2, uint32_t w3)
+/* store round key number i from its four words, through t (the caller's
+ * scratch, which it wipes: gcc merges the four word stores into one
+ * 16-byte vector store built in t on the stack, as seen on big-endian) */
+P8_INLINE void p8_store_rk(uint8_t *rk, unsigned i, uint32_t t[4],
+                           uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3)
 {
-    uint32_t w[4];
-
-    w[0] = w0;
-    w[1] = w1;
-    w[2] = w2;
-    w[3] = w3;
-    p8_store_words(rk + 16 * i, w, 4);
+    t[0] = w0;
+    t[1] = w1;
+    t[2] = w2;
+    t[3] = w3;
+    p8_store_words(rk + 16 * i, t, 4);
 }
 
 static void p8_setkey(rijn_aes_key *k, const uint8_t *key, size_t key_len)
@@ -148,34 +148,35 @@ static void p8_setkey(rijn_aes_key *k, const uint8_t *key, size_t key_len)
     uint8_t *rk = (uint8_t *)k->rk;
     uint32_t a0 = rijn_load32_be(key), a1 = rijn_load32_be(key + 4);
     uint32_t a2 = rijn_load32_be(key + 8), a3 = rijn_load32_be(key + 12);
+    uint32_t t[4];
     unsigned i;
 
-    p8_store_rk(rk, 0, a0, a1, a2, a3);
+    p8_store_rk(rk, 0, t, a0, a1, a2, a3);
     if (key_len == 16) {
         for (i = 0; i < 10; i++) {
             a0 ^= p8_subword(P8_ROT(a3)) ^ ((uint32_t)p8_rcon[i] << 24);
             a1 ^= a0;
             a2 ^= a1;
             a3 ^= a2;
-            p8_store_rk(rk, i + 1, a0, a1, a2, a3);
+            p8_store_rk(rk, i + 1, t, a0, a1, a2, a3);
         }
     } else if (key_len == 32) {
         uint32_t b0 = rijn_load32_be(key + 16), b1 = rijn_load32_be(key + 20);
         uint32_t b2 = rijn_load32_be(key + 24), b3 = rijn_load32_be(key + 28);
-        p8_store_rk(rk, 1, b0, b1, b2, b3);
+        p8_store_rk(rk, 1, t, b0, b1, b2, b3);
         for (i = 0; i < 7; i++) {
             a0 ^= p8_subword(P8_ROT(b3)) ^ ((uint32_t)p8_rcon[i] << 24);
             a1 ^= a0;
             a2 ^= a1;
             a3 ^= a2;
-            p8_store_rk(rk, 2 * i + 2, a0, a1, a2, a3);
+            p8_store_rk(rk, 2 * i + 2, t, a0, a1, a2, a3);
             if (i == 6)
                 break;
             b0 ^= p8_subword(a3);
             b1 ^= b0;
             b2 ^= b1;
             b3 ^= b2;
-            p8_store_rk(rk, 2 * i + 3, b0, b1, b2, b3);
+            p8_store_rk(rk, 2 * i + 3, t, b0, b1, b2, b3);
         }
     } else {
         uint32_t w[52];
@@ -199,6 +200,7 @@ static void p8_setkey(rijn_aes_key *k, const uint8_t *key, size_t key_len)
         p8_store_words(rk, w, 52);
         rijn_burn(w, sizeof w);
     }
+    rijn_burn(t, sizeof t); /* round key 0 is the key */
 }
 
 /* ------------------------------------------------------------------------
