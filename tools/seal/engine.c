@@ -69,8 +69,8 @@ struct engine {
     uint64_t done;             /* input bytes of the written slots */
 };
 
-/* Read up to n bytes (fewer only at the end of the input). */
-static ssize_t read_full(int fd, unsigned char *p, size_t n)
+/* see seal.h */
+ssize_t seal_read_full(int fd, unsigned char *p, size_t n)
 {
     size_t got = 0;
 
@@ -87,7 +87,8 @@ static ssize_t read_full(int fd, unsigned char *p, size_t n)
     return (ssize_t)got;
 }
 
-static int write_all(int fd, const unsigned char *p, size_t n)
+/* see seal.h */
+int seal_write_all(int fd, const unsigned char *p, size_t n)
 {
     while (n > 0) {
         ssize_t k = write(fd, p, n);
@@ -133,7 +134,7 @@ static int fill(struct engine *e, struct slot *s)
         got = (ssize_t)(left < cap ? left : cap);
     } else {
         s->in = s->buf;
-        got = read_full(r->in_fd, s->buf, cap);
+        got = seal_read_full(r->in_fd, s->buf, cap);
     }
     if (got < 0)
         return -1;
@@ -283,7 +284,7 @@ static int put(struct engine *e, struct slot *s)
         }
         n = hi > lo ? (size_t)(hi - lo) : 0;
     }
-    if (write_all(r->out_fd, p, n) != 0)
+    if (seal_write_all(r->out_fd, p, n) != 0)
         return -1;
     r->written += n;
     return 0;

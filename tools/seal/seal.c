@@ -337,23 +337,6 @@ static int open_input(struct state *s)
     return 0;
 }
 
-/* Read exactly n bytes; the count read (< n at the end), or -1. */
-static ssize_t read_exact(int fd, unsigned char *p, size_t n)
-{
-    size_t got = 0;
-    while (got < n) {
-        ssize_t k = read(fd, p + got, n - got);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0)
-            return -1;
-        if (k == 0)
-            break;
-        got += (size_t)k;
-    }
-    return (ssize_t)got;
-}
-
 static int format_error(struct state *s, int err)
 {
     tool_err("%s: %s: %s", s->o.who, s->in_name, rijn_seal_strerror(err));
@@ -501,17 +484,11 @@ static int do_seal(struct state *s)
     unsigned char head[RIJN_SEAL_HEADER_MAX + RIJN_CHUNKED_HEADER];
     memcpy(head, s->header, s->header_len);
     memcpy(head + s->header_len, s->c.header, RIJN_CHUNKED_HEADER);
-    size_t n = s->header_len + RIJN_CHUNKED_HEADER;
-    for (size_t done = 0; done < n;) {
-        ssize_t k = write(s->out.fd, head + done, n - done);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0) {
-            tool_err("seal: write error on %s: %s", s->out.name,
-                     strerror(errno));
-            return SEAL_EXIT_ERROR;
-        }
-        done += (size_t)k;
+    if (seal_write_all(s->out.fd, head,
+                       s->header_len + RIJN_CHUNKED_HEADER) != 0) {
+        tool_err("seal: write error on %s: %s", s->out.name,
+                 strerror(errno));
+        return SEAL_EXIT_ERROR;
     }
 
     memset(&r, 0, sizeof r);
@@ -525,7 +502,7 @@ static int do_seal(struct state *s)
 static int open_header(struct state *s, rijn_seal_params *p)
 {
     struct opts *o = &s->o;
-    ssize_t got = read_exact(s->in_fd, s->header, 10);
+    ssize_t got = seal_read_full(s->in_fd, s->header, 10);
     int rc;
 
     if (got < 0) {
@@ -539,7 +516,7 @@ static int open_header(struct state *s, rijn_seal_params *p)
     }
     rc = rijn_seal_header_read(s->header, (size_t)got, p);
     if (rc == RIJN_SEAL_ETRUNC && got == 10) {
-        ssize_t more = read_exact(s->in_fd, s->header + 10, 25);
+        ssize_t more = seal_read_full(s->in_fd, s->header + 10, 25);
         if (more < 0) {
             tool_err("open: read error on %s: %s", s->in_name,
                      strerror(errno));
@@ -615,7 +592,7 @@ static int open_range(struct state *s, struct seal_run *r)
     /* not seekable: read the chunks before it and drop them */
     while (skip > 0) {
         unsigned char buf[65536];
-        ssize_t k = read_exact(s->in_fd, buf, skip < sizeof buf
+        ssize_t k = seal_read_full(s->in_fd, buf, skip < sizeof buf
                                                   ? (size_t)skip
                                                   : sizeof buf);
         if (k < 0) {
@@ -652,7 +629,7 @@ static int do_open(struct state *s)
         return SEAL_EXIT_ERROR;
     if ((rc = open_header(s, &p)) != 0)
         return rc;
-    got = read_exact(s->in_fd, ch, sizeof ch);
+    got = seal_read_full(s->in_fd, ch, sizeof ch);
     if (got < 0) {
         tool_err("open: read error on %s: %s", s->in_name, strerror(errno));
         return SEAL_EXIT_ERROR;

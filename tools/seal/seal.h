@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "rijn_seal.h"
 
@@ -88,5 +89,11 @@ struct seal_run {
  * error (the caller reports it), or after a message (I/O errors).
  */
 int seal_run_data(struct seal_run *r);
+
+/* Read n bytes, fewer only at the end of the input (EINTR-safe); the
+ * count, or -1 with errno. */
+ssize_t seal_read_full(int fd, unsigned char *p, size_t n);
+/* Write all n bytes (EINTR-safe); 0, or -1 with errno. */
+int seal_write_all(int fd, const unsigned char *p, size_t n);
 
 #endif /* RIJN_TOOL_SEAL_H */
