@@ -51,6 +51,10 @@
  *                                               SSSE3); fused with
  *                                               vaes-avx512: 32 blocks per
  *                                               step on ZMM, H^32..H^1
+ *     vpclmul-avx2      x86-64   yes            VPCLMULQDQ, VAES, AVX2 (and
+ *                                               AVX, AES-NI, PCLMULQDQ,
+ *                                               SSSE3); fused with vaes-avx2:
+ *                                               16 blocks per step on YMM
  *     pclmul            x86-64   yes            PCLMULQDQ, SSSE3; fused with
  *                                               aesni: 8 blocks per step
  *     vpmsum            ppc64    yes            POWER8 vector crypto, VSX
