@@ -9,31 +9,34 @@
  * position k of the product, the 16-entry table T_k[n] = byte k of n.H
  * (n = a high nibble, x^0..x^3) and T'_k[n] = byte k of n.x^4.H (a low
  * nibble, x^4..x^7), both reduced mod the GCM polynomial: 32 vectors, 512
- * bytes. A vperm looks up 16 bytes at once, one per lane, from the 32
- * bytes of two registers (T_k, T'_k) by the low 5 bits of each control
- * byte; with the controls E = X >> 4 (high nibbles, 0..15: T_k) and
- * O = X | 0xf0 (low nibbles with bit 4 set: T'_k), lane m of
- *   P_k = vperm(T_k, T'_k, E) ^ vperm(T_k, T'_k, O)
+ * bytes. vperm(T, T, c) looks up 16 bytes at once, lane m getting T[low 4
+ * bits of c[m]] (the fifth index bit picks between two copies of T). With
+ * E = X >> 4 (vsrb) for the high nibbles and X itself for the low ones,
+ * lane m of
+ *   P_k = vperm(T_k, T_k, E) ^ vperm(T'_k, T'_k, X)
  * is byte k of (byte m of X).x^(8m).H / x^(8m), which belongs at byte
  * m + k of the product. Horner over k (15 down to 0) with a 32-byte
  * accumulator shifted one byte each step (two vsldoi) puts every P_k in
- * place: 32 vperm, 16 vxor and 15 steps of 2 vsldoi + 1 vxor for the
- * 248-bit unreduced product, then the fold of its high 16 bytes L:
- * L.x^128 = L.(1 + x + x^2 + x^7) is L ^ L>>1 ^ L>>2 ^ L>>7 (GCM's bit
- * order: x^i is bit 127 - i of the big-endian 128-bit value) whose 7
- * spilled bits are folded once more: 14 instructions (vsr, vslb, vxor).
- * About 110 instructions per block before table loads (counts in
- * doc/powerpc.md).
+ * place: 32 vperm, 30 vsldoi and 31 vxor for the 248-bit unreduced
+ * product, then the fold of its high 16 bytes L: L.x^128 = L.(1 + x +
+ * x^2 + x^7) is L ^ L>>1 ^ L>>2 ^ L>>7 (GCM's bit order: x^i is bit
+ * 127 - i of the big-endian 128-bit value) whose 7 spilled bits are
+ * folded once more: 14 instructions (vsr, vslb, vxor). About 110
+ * instructions per block, plus the loads of the tables that do not stay
+ * in registers (AV_RELOAD; 138 a block in all, 8.7 per byte, on the G4).
  *
- * Why not multiplies: the G4's scalar multiplier finishes early for short
- * operands (MPC7450 family: 32x8 and 32x16 in 3 cycles, 32x32 in 4; see
- * ctmul32.c and doc/powerpc.md), so ctmul-style code on mullw needs
- * forced operand bits to stay constant time, and a 128x128 product costs
- * 243 multiplications there. The AltiVec multiplies (vmsumubm, vmuleub,
- * vmulouh ...) run in the vector complex unit with a fixed latency (4
- * cycles, fully pipelined on the 7450 family), but 8x8 and 16x16 pieces
- * need even more instructions for the same product; the permute unit does
- * 16 lookups of a 4-bit index per instruction.
+ * Why not multiplies: the G4's scalar multiplier is not constant time.
+ * Freescale's MPC7455 Hardware Specifications, Table 1, give integer
+ * multiply latency-throughput "32 x 8, 32 x 16, 32 x 32: 3-1, 3-1, 4-2"
+ * for the MPC7450 family (7447 included) and "2-1, 3-2, 5-4" for the
+ * MPC7400/7410: mullw/mulhwu finish early when an operand is short.
+ * ctmul-style code on mullw therefore needs forced operand bits (as in
+ * ctmul32.c, 243 multiplications a block there). The AltiVec multiplies
+ * (vmsumubm, vmuleub, vmulouh ...) run in the vector complex unit with a
+ * fixed timing (4-1 in the same table), but 8x8 and 16x16 pieces need
+ * more of them for a 128x128 product than the 32 vperm here; the permute
+ * unit (2-1) does 16 lookups of a 4-bit index per instruction. See
+ * doc/powerpc.md.
  *
  * Constant time: vperm indexes registers, never memory; the tables are
  * loaded from fixed addresses; every other instruction is vector logic or

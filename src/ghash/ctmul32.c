@@ -28,16 +28,19 @@
  * 16x16 product needs bits 0..30.
  *
  * Which CPUs this matters on (32-bit MUL / MULLW / IMUL):
- *   - constant time as they are: x86 (i686 and later), ARM Cortex-A7/A8/
- *     A9/A15/A53 and later (MUL), Cortex-M4/M7, POWER5 and later.
- *   - early out, covered by the forced bit: PowerPC 750 (G3) and 7400/7410
- *     (first G4): 2 to 5 cycles by operand size; MPC7450/7447/7455 (G4):
- *     32x8 and 32x16 in 3 cycles, 32x32 in 4 (MPC7455 Hardware
+ *   - early out, covered by the forced bits: PowerPC 750 (G3: "the
+ *     multiplier supports early exit for operations that do not require
+ *     full 32 x 32-bit multiplication", MPC750 Technical Summary);
+ *     MPC7450/7447/7455 (G4): 32x8 and 32x16 in 3 cycles, 32x32 in 4, and
+ *     MPC7400/7410 (first G4s): 2, 3 and 5 (MPC7455 Hardware
  *     Specifications, Table 1 "Integer multiply (32 x 8, 32 x 16,
- *     32 x 32)": 3-1, 3-1, 4-2; MPC7400/7410: 2-1, 3-2, 5-4; see
- *     doc/powerpc.md); ARM7TDMI/ARM9 (early termination by the top bytes
- *     of the multiplier), Cortex-M3 (UMULL/SMULL early termination; MUL
- *     is single-cycle there).
+ *     32 x 32)": 3-1, 3-1, 4-2 and 2-1, 3-2, 5-4; see doc/powerpc.md);
+ *     ARM7TDMI/ARM9 (early termination on the top
+ *     bytes of the multiplier), Cortex-M3 (UMULL/SMULL early termination;
+ *     MUL is single-cycle there).
+ *   - no early out documented, the forced bits merely harmless: x86 since
+ *     the Pentium Pro, Cortex-M4/M7 (single-cycle MUL and UMULL), the
+ *     Cortex-A cores' MUL.
  * By construction, not measured on such hardware here. On the G4 the
  * registry picks the AltiVec engine, which multiplies nothing; this one
  * runs there only with AltiVec masked off (and on the G3).

@@ -325,9 +325,12 @@ static void vp_blocks(const uint64_t *hk, uint8_t y[16], const uint8_t *in,
 {
     const vp8 *t = (const vp8 *)(const void *)hk;
     const vp8 m = vp_swap_mask();
-    vp8 acc = vp_load16(y, m), x[VP_POWERS];
+    vp8 acc, x[VP_POWERS];
     vp_offs f;
 
+    if (nblocks == 0) /* no AAD, for one */
+        return;
+    acc = vp_load16(y, m);
     vp_offs_init(&f);
     for (; nblocks >= VP_POWERS; nblocks -= VP_POWERS, in += 16 * VP_POWERS) {
         RIJN_UNROLL(8)
