@@ -48,6 +48,8 @@ typedef struct {
 
 static void buf_put(buf *b, const unsigned char *p, size_t n)
 {
+    if (n == 0) /* (an empty final chunk: b->p may still be NULL) */
+        return;
     if (b->n + n > b->cap) {
         b->cap = (b->n + n) * 2 + 65536;
         b->p = realloc(b->p, b->cap);
