@@ -235,9 +235,11 @@ VP_INLINE __m128i vp_load_8x2(const uint8_t *p)
 /* A single block in 4-byte pieces (see above) */
 VP_INLINE __m128i vp_load_4x4(const uint8_t *p)
 {
-    uint32_t w1, w2, w3;
-    __m128i x = _mm_cvtsi32_si128(*(const int *)(const void *)p);
+    uint32_t w0, w1, w2, w3;
+    __m128i x;
 
+    memcpy(&w0, p, 4);
+    x = _mm_cvtsi32_si128((int)w0);
     __asm__("" : "+x"(x));
     memcpy(&w1, p + 4, 4);
     __asm__("" : "+r"(w1));
