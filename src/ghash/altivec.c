@@ -93,9 +93,10 @@ AV_INLINE av8 av_mulx(av8 v)
  * (bit 3 of n is the lowest power, x^0 or x^4), as XORs of H.x^j; then
  * each set of 16 products is transposed with four layers of byte merges,
  * so that vector k holds byte k of every product, indexed by n. Fully
- * unrolled: the products live in registers only (H itself passes through
- * the stack buffer u, which is wiped). */
-static void av_init(uint64_t *hk, const uint8_t h[16])
+ * unrolled, mostly in registers (H enters through the stack buffer u,
+ * wiped; av_init clears what gcc spills). */
+static __attribute__((noinline)) void av_init_run(uint64_t *hk,
+                                                  const uint8_t h[16])
 {
     av8 *tab = (av8 *)(void *)hk;
     union {
@@ -135,6 +136,16 @@ static void av_init(uint64_t *hk, const uint8_t h[16])
         for (int k = 0; k < 16; k++)
             tab[2 * k + half] = t[k];
     }
+}
+
+/* Both run in functions of their own and the stack below is cleared
+ * after them: gcc spills some of the vectors (H, the products, tables) to
+ * the stack, and the wipe policy of rijn.h covers what a backend's
+ * compiled code copies there (as in ref.c). */
+static void av_init(uint64_t *hk, const uint8_t h[16])
+{
+    av_init_run(hk, h);
+    rijn_stack_burn();
 }
 
 /* Table pairs k < AV_RELOAD are loaded from the key for every block, the
@@ -184,8 +195,10 @@ AV_INLINE av8 av_mul(const av8 *t, const uint64_t *tk, av8 y, av8 x)
     return vec_xor(res, vec_srl(lo, s7));
 }
 
-static void av_blocks(const uint64_t *hk, uint8_t y[16], const uint8_t *in,
-                      size_t nblocks)
+static __attribute__((noinline)) void av_blocks_run(const uint64_t *hk,
+                                                    uint8_t y[16],
+                                                    const uint8_t *in,
+                                                    size_t nblocks)
 {
     const av8 *key = (const av8 *)(const void *)hk;
     av8 t[AV_TABLES];
@@ -195,8 +208,6 @@ static void av_blocks(const uint64_t *hk, uint8_t y[16], const uint8_t *in,
     } u;
     av8 acc;
 
-    if (nblocks == 0)
-        return;
     memcpy(u.b, y, 16);
     acc = u.v;
     RIJN_UNROLL(32)
@@ -217,6 +228,15 @@ static void av_blocks(const uint64_t *hk, uint8_t y[16], const uint8_t *in,
     u.v = acc;
     memcpy(y, u.b, 16);
     rijn_burn(&u, sizeof u);
+}
+
+static void av_blocks(const uint64_t *hk, uint8_t y[16], const uint8_t *in,
+                      size_t nblocks)
+{
+    if (nblocks == 0)
+        return;
+    av_blocks_run(hk, y, in, nblocks);
+    rijn_stack_burn(); /* see av_init */
 }
 
 RIJN_GHASH_KEY_FITS(AV_KEY_BYTES, "altivec's tables");

@@ -303,50 +303,68 @@ VP_INLINE vp8 vp_h(const uint8_t *t, const vp_offs *f, const int p,
     return vp_lvx_key(t + 128 * (at / 128), f->o[(at % 128) / 16], t);
 }
 
-/* y absorbs 8 blocks x[0..8), the first already XORed with y. */
-VP_INLINE vp8 vp_hash8(const uint8_t *t, const vp_offs *f, const vp8 *x)
+/* y absorbs n <= 8 blocks x[0..n), the first already XORed with y. */
+VP_INLINE vp8 vp_hashn(const uint8_t *t, const vp_offs *f, const vp8 *x,
+                       const int n)
 {
     vp_acc a;
 
-    a.lo = vp_pmsum(x[0], vp_h(t, f, 8, 0));
-    a.mid = vp_pmsum(x[0], vp_h(t, f, 8, 1));
-    a.hi = vp_pmsum(x[0], vp_h(t, f, 8, 2));
+    a.lo = vp_pmsum(x[0], vp_h(t, f, n, 0));
+    a.mid = vp_pmsum(x[0], vp_h(t, f, n, 1));
+    a.hi = vp_pmsum(x[0], vp_h(t, f, n, 2));
     RIJN_UNROLL(8)
-    for (int i = 1; i < 8; i++) {
-        a.lo = vp_xor(a.lo, vp_pmsum(x[i], vp_h(t, f, 8 - i, 0)));
-        a.mid = vp_xor(a.mid, vp_pmsum(x[i], vp_h(t, f, 8 - i, 1)));
-        a.hi = vp_xor(a.hi, vp_pmsum(x[i], vp_h(t, f, 8 - i, 2)));
+    for (int i = 1; i < n; i++) {
+        a.lo = vp_xor(a.lo, vp_pmsum(x[i], vp_h(t, f, n - i, 0)));
+        a.mid = vp_xor(a.mid, vp_pmsum(x[i], vp_h(t, f, n - i, 1)));
+        a.hi = vp_xor(a.hi, vp_pmsum(x[i], vp_h(t, f, n - i, 2)));
     }
     return vp_reduce(&a);
 }
 
+#define vp_hash8(t, f, x) vp_hashn((t), (f), (x), 8)
+
+/* y absorbs the n blocks at in (n a constant: unrolled, in registers) */
+VP_INLINE vp8 vp_absorb(const uint8_t *t, const vp_offs *f, const uint8_t *in,
+                        vp8 acc, vp8 m, const int n)
+{
+    vp8 x[8];
+
+    RIJN_UNROLL(8)
+    for (int i = 0; i < n; i++)
+        x[i] = vp_load(in, f->o[i], m);
+    x[0] = vp_xor(x[0], acc);
+    return vp_hashn(t, f, x, n);
+}
+
+#define VP_NOINLINE static __attribute__((noinline))
+
+/* GHASH alone (AAD, partial blocks, the lengths; and the data when the
+ * AES backend is not ppc8). Everything stays in registers here (checked
+ * in gcc's output for both byte orders: no stores to the stack but the
+ * saves of v26-v31); the fused kernels below do spill, see vp_enc_blocks. */
 static void vp_blocks(const uint64_t *hk, uint8_t y[16], const uint8_t *in,
                       size_t nblocks)
 {
-    const vp8 *t = (const vp8 *)(const void *)hk;
+    const uint8_t *t8 = (const uint8_t *)hk;
     const vp8 m = vp_swap_mask();
-    vp8 acc, x[VP_POWERS];
+    vp8 acc;
     vp_offs f;
 
     if (nblocks == 0) /* no AAD, for one */
         return;
     acc = vp_load16(y, m);
     vp_offs_init(&f);
-    for (; nblocks >= VP_POWERS; nblocks -= VP_POWERS, in += 16 * VP_POWERS) {
-        RIJN_UNROLL(8)
-        for (int i = 0; i < VP_POWERS; i++)
-            x[i] = vp_load(in, f.o[i], m);
-        x[0] = vp_xor(x[0], acc);
-        acc = vp_hash8((const uint8_t *)hk, &f, x);
-    }
-    if (nblocks > 0) {
-        vp_acc a;
-        x[0] = vp_xor(vp_load16(in, m), acc);
-        vp_mul_first(&a, x[0], t + 3 * (nblocks - 1));
-        for (size_t i = 1; i < nblocks; i++)
-            vp_mul_add(&a, vp_load16(in + 16 * i, m),
-                       t + 3 * (nblocks - 1 - i));
-        acc = vp_reduce(&a);
+    for (; nblocks >= VP_POWERS; nblocks -= VP_POWERS, in += 16 * VP_POWERS)
+        acc = vp_absorb(t8, &f, in, acc, m, 8);
+    switch (nblocks) { /* the last 0..7, with H^n..H^1 */
+    case 1: acc = vp_absorb(t8, &f, in, acc, m, 1); break;
+    case 2: acc = vp_absorb(t8, &f, in, acc, m, 2); break;
+    case 3: acc = vp_absorb(t8, &f, in, acc, m, 3); break;
+    case 4: acc = vp_absorb(t8, &f, in, acc, m, 4); break;
+    case 5: acc = vp_absorb(t8, &f, in, acc, m, 5); break;
+    case 6: acc = vp_absorb(t8, &f, in, acc, m, 6); break;
+    case 7: acc = vp_absorb(t8, &f, in, acc, m, 7); break;
+    default: break;
     }
     vp_store16(y, acc, m);
 }
@@ -498,18 +516,42 @@ VP_INLINE void vp_fused(const rijn_aes_key *k, const uint64_t *hk,
         vp_fused_nr(k, hk, y, ctr, out, in, nblocks, dec, 14);
 }
 
+/* The fused kernels run in functions of their own and the stack below is
+ * cleared after them: gcc spills vectors (round keys, states, products)
+ * to the stack in these loops, and the wipe policy of rijn.h covers what
+ * a backend's compiled code copies there (as in ref.c). */
+VP_NOINLINE void vp_enc_run(const rijn_aes_key *k, const uint64_t *hk,
+                            uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
+                            const uint8_t *in, size_t nblocks)
+{
+    vp_fused(k, hk, y, ctr, out, in, nblocks, 0);
+}
+
+VP_NOINLINE void vp_dec_run(const rijn_aes_key *k, const uint64_t *hk,
+                            uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
+                            const uint8_t *in, size_t nblocks)
+{
+    vp_fused(k, hk, y, ctr, out, in, nblocks, 1);
+}
+
 static void vp_enc_blocks(const rijn_aes_key *k, const uint64_t *hk,
                           uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
                           const uint8_t *in, size_t nblocks)
 {
-    vp_fused(k, hk, y, ctr, out, in, nblocks, 0);
+    if (nblocks == 0)
+        return;
+    vp_enc_run(k, hk, y, ctr, out, in, nblocks);
+    rijn_stack_burn(); /* see vp_enc_run */
 }
 
 static void vp_dec_blocks(const rijn_aes_key *k, const uint64_t *hk,
                           uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
                           const uint8_t *in, size_t nblocks)
 {
-    vp_fused(k, hk, y, ctr, out, in, nblocks, 1);
+    if (nblocks == 0)
+        return;
+    vp_dec_run(k, hk, y, ctr, out, in, nblocks);
+    rijn_stack_burn(); /* see vp_enc_run */
 }
 
 RIJN_GHASH_KEY_FITS(VP_KEY_BYTES, "vpmsum's powers of H");
