@@ -289,6 +289,7 @@ run_model() { # model[=AES/POLY]
         # `rijn impl` lists as unavailable, or the SHA extensions.
         local n=${t##*.}
         n=${n#forced-}
+        n=${n#ghash-} # gcm_*.ghash-<engine>: `rijn impl` lists GHASH engines too
         if [[ "$unavail" == *" $n "* ]] ||
            { [ "$t" = hash.sha-ni ] && [[ ",$feats," != *,sha,* ]]; }; then
           ns=$((ns + 1))
