@@ -48,9 +48,9 @@ typedef struct {
 
 static void buf_put(buf *b, const unsigned char *p, size_t n)
 {
-    if (n == 0) /* (an empty final chunk: b->p may still be NULL) */
-        return;
-    if (b->n + n > b->cap) {
+    /* allocated even for nothing (an empty message), so that b->p is
+     * never NULL for the memset/memcpy/memcmp the checks do on it */
+    if (b->p == NULL || b->n + n > b->cap) {
         b->cap = (b->n + n) * 2 + 65536;
         b->p = realloc(b->p, b->cap);
         if (b->p == NULL) {
@@ -58,7 +58,8 @@ static void buf_put(buf *b, const unsigned char *p, size_t n)
             exit(1);
         }
     }
-    memcpy(b->p + b->n, p, n);
+    if (n > 0)
+        memcpy(b->p + b->n, p, n);
     b->n += n;
 }
 
