@@ -483,6 +483,16 @@ group_range() {
         - -- "$RIJN" open $K --offset $((n + 1)) -in "$T/s"
     expect "offset far past the end" 1 "past the end" - -- \
         "$RIJN" open $K --offset 999999999 -in "$T/s"
+    # sizes with a binary suffix (1K = 1024), and malformed ones
+    "$RIJN" open $K --offset 16k --length 2K -in "$T/s" |
+        cmp -s - "$(tail -c +16385 "$T/p" | head -c 2048 >"$T/w"; echo "$T/w")" &&
+        pass "range: --offset 16k --length 2K" || fail "range: suffixes"
+    expect "offset 1G past the end" 1 "past the end" - -- \
+        "$RIJN" open $K --offset 1G -in "$T/s"
+    for bad in "" -1 1.5 12Q K 1KK 0x10 " 1" 16777216T 99999999999999999999; do
+        expect "--offset '$bad' refused" 1 "expected a number of bytes" - -- \
+            "$RIJN" open $K --offset "$bad" -in "$T/s"
+    done
     # only the chunks of the range are read: damage elsewhere is not seen,
     # damage inside is
     cp "$T/s" "$T/d"

@@ -81,7 +81,8 @@ static void usage(FILE *f, int open_cmd)
 "                         the key or passphrase it was sealed with (a\n"
 "                         passphrase is asked on the terminal otherwise)\n"
 "  --offset n, --length n only message bytes [n, n + length): reads and\n"
-"                         checks only the chunks they are in\n"
+"                         checks only the chunks they are in (n in bytes,\n"
+"                         or with a suffix K, M, G, T: 1G = 2^30)\n"
 "  --threads n, --progress, --no-progress   as for seal\n"
 "\n"
 "A regular output file appears (or is replaced) only if the whole file\n"
@@ -129,6 +130,30 @@ static int parse_u64(const char *s, uint64_t *v)
     if (errno != 0 || *end != '\0')
         return -1;
     *v = x;
+    return 0;
+}
+
+/* A byte count: digits, optionally followed by K, M, G or T (KiB, MiB,
+ * GiB, TiB); -1 if malformed or over 2^64 - 1. */
+static int parse_bytes(const char *s, uint64_t *v)
+{
+    static const char units[] = "KMGT";
+    char digits[32];
+    size_t n = strlen(s);
+    const char *u;
+    uint64_t x;
+    unsigned shift = 0;
+
+    if (n > 0 && n < sizeof digits &&
+        (u = strchr(units, s[n - 1] & ~0x20)) != NULL && *u != '\0') {
+        shift = 10 * (unsigned)(u - units + 1);
+        memcpy(digits, s, n - 1);
+        digits[n - 1] = '\0';
+        s = digits;
+    }
+    if (parse_u64(s, &x) != 0 || (shift > 0 && x > (UINT64_MAX >> shift)))
+        return -1;
+    *v = x << shift;
     return 0;
 }
 
@@ -258,9 +283,9 @@ static int parse_args(struct opts *o, int argc, char **argv)
             o->argon2_given = 1;
         } else {
             uint64_t v;
-            if (parse_u64(val, &v) != 0) {
-                tool_err("%s: --%s %s: expected a number of bytes", o->who,
-                         name, val);
+            if (parse_bytes(val, &v) != 0) {
+                tool_err("%s: --%s %s: expected a number of bytes (or "
+                         "with a suffix K, M, G, T)", o->who, name, val);
                 return 1;
             }
             if (name[0] == 'o') {
