@@ -8,6 +8,11 @@
  *   test_dudect aes BACKEND      AES key setup + CTR, ECB on secret blocks
  *   test_dudect poly ENGINE      Poly1305 (64 B and 1 KiB), Poly1305-AES
  *                                verify
+ *   test_dudect gcm ENGINE       AES-GCM on GHASH engine ENGINE (with the
+ *                                AES backend it is fused with, else the
+ *                                default): key setup + 64 B, 1 KiB of
+ *                                secret message and AAD, decrypt with
+ *                                wrong tags
  *   test_dudect control          leaky code that must be flagged: a
  *                                comparison that exits at the first
  *                                difference, a branch on a secret bit
