@@ -12,7 +12,7 @@
 #include "rijn.h"
 
 /* ------------------------------------------------------------------------
- * CPU features (one bit each; detection in src/cpu/)
+ * CPU features (one bit each; detection in src/core/cpu/)
  * --------------------------------------------------------------------- */
 enum {
     /* x86-64 */
@@ -29,7 +29,8 @@ enum {
     RIJN_CPU_AVX512VL = 1u << 10,
     RIJN_CPU_AVX512IFMA = 1u << 11,
     RIJN_CPU_GFNI = 1u << 12,
-    RIJN_CPU_SHA = 1u << 13, /* SHA-1/SHA-256 extensions (with SSSE3, SSE4.1) */
+    RIJN_CPU_SHA = 1u << 13, /* SHA-1/SHA-256 extensions (detected only
+                                with SSE4.1, which has no bit of its own) */
     /* AArch64 */
     RIJN_CPU_NEON = 1u << 16,
     RIJN_CPU_ARM_AES = 1u << 17,
@@ -53,6 +54,10 @@ uint32_t rijn_cpu_detect(void);
 
 /* Detected features with RIJN_CPU_MASK applied; computed once. */
 uint32_t rijn_cpu_features_get(void);
+
+/* The names of the RIJN_CPU_* bits in `bits`, comma-separated, into buf
+ * ("" for none; names that do not fit are left out); returns buf. */
+char *rijn_cpu_names(uint32_t bits, char *buf, size_t n);
 
 /* Apply a RIJN_CPU_MASK string to a feature set (exposed for tests). */
 uint32_t rijn_cpu_apply_mask(uint32_t features, const char *mask);

@@ -1,8 +1,11 @@
 /*
- * Suite for the hash functions of `rijn enc` password mode (tools/hash.c):
+ * Suite for the hash functions of `rijn enc` password mode (src/hash/hash.c):
  * MD5, SHA-1, SHA-224/256/384/512, HMAC, PBKDF2 and EVP_BytesToKey.
  *
  *   test_hash portable|sha-ni VECTOR_FILE [--seed N]
+ *   test_hash masked FEATURE     run with RIJN_CPU_MASK=FEATURE (set by
+ *                                ctest): the SHA-NI path must be off and
+ *                                its needs must name FEATURE
  *
  * "portable" runs the C compression functions only; "sha-ni" the x86 SHA
  * extensions where hash.c has them (skipped, with the reason, on a CPU without them).
@@ -351,10 +354,44 @@ static void against_openssl(tu_rng *rng)
 }
 #endif
 
+/* RIJN_CPU_MASK=feature turns the SHA extensions off when they need it
+ * (they are compiled for SSSE3 as well as SHA: masking either must do). */
+static int masked(const char *feature)
+{
+    rijn_impl_info info;
+    const char *mask = getenv("RIJN_CPU_MASK");
+
+    tu_set_name("hash.masked");
+    if (mask == NULL || strcmp(mask, feature) != 0)
+        tu_fail("run with RIJN_CPU_MASK=%s (ctest sets it)", feature);
+    if (rijn_hash_accel_info(&info) != 0) {
+        printf("hash.masked: SKIPPED: no CPU-extension hash path here\n");
+        return TU_SKIP;
+    }
+    char want[64];
+    snprintf(want, sizeof want, ",%s,", feature);
+    char needs[sizeof info.needs + 2];
+    snprintf(needs, sizeof needs, ",%s,", info.needs);
+    if (strstr(needs, want) != NULL)
+        tu_pass();
+    else
+        tu_fail("%s needs %s, not %s", info.name, info.needs, feature);
+    if (!info.available && !info.is_default && rijn_hash_set_accel(1) == 0)
+        tu_pass();
+    else
+        tu_fail("RIJN_CPU_MASK=%s leaves %s in use", feature, info.name);
+    tu_note("RIJN_CPU_MASK=%s: %s off (needs %s)", feature, info.name,
+            info.needs);
+    return tu_end();
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = tu_seed_from_args(&argc, argv);
     tu_rng rng;
+
+    if (argc == 3 && strcmp(argv[1], "masked") == 0)
+        return masked(argv[2]);
 
     if (argc != 3 || (strcmp(argv[1], "portable") != 0 &&
                       strcmp(argv[1], "sha-ni") != 0)) {
@@ -366,8 +403,10 @@ int main(int argc, char **argv)
                                                   : "hash.sha-ni");
     if (strcmp(argv[1], "sha-ni") == 0) {
         if (!rijn_hash_set_accel(1)) {
-            /* a CPU (or build) without the SHA extensions */
-            rijn_impl_info info = {"sha-ni", 0, 0, 0, "sha,ssse3"};
+            /* a CPU (or build) without the SHA extensions, or with one of
+             * the features they need masked */
+            rijn_impl_info info = {"sha-ni", 0, 1, 0, "sha"};
+            rijn_hash_accel_info(&info);
             tu_require_available(&info, "engine");
         }
         accel_wanted = 1;

@@ -120,26 +120,6 @@ const rijn_impl *rijn_registry_pick(rijn_registry *r, const char *name)
     return d != NULL && rijn_impl_runnable(d) ? d : NULL;
 }
 
-/* Comma-separated names of the features in `needs`; "-" for none. */
-static void needs_string(uint32_t needs, char *buf, size_t n)
-{
-    size_t used = 0;
-
-    buf[0] = '\0';
-    for (const rijn_cpu_feature_name *f = rijn_cpu_feature_names;
-         f->name != NULL; f++) {
-        size_t len = strlen(f->name);
-        if (!(needs & f->bit) || used + len + 2 > n)
-            continue;
-        if (used)
-            buf[used++] = ',';
-        memcpy(buf + used, f->name, len + 1);
-        used += len;
-    }
-    if (used == 0)
-        memcpy(buf, "-", 2);
-}
-
 /* see internal.h */
 int rijn_registry_info(rijn_registry *r, size_t i, rijn_impl_info *info)
 {
@@ -148,7 +128,9 @@ int rijn_registry_info(rijn_registry *r, size_t i, rijn_impl_info *info)
     if (i >= r->count)
         return -1;
     d = r->list[i];
-    needs_string(d->needs, info->needs, sizeof info->needs);
+    rijn_cpu_names(d->needs, info->needs, sizeof info->needs);
+    if (info->needs[0] == '\0')
+        memcpy(info->needs, "-", 2);
     info->name = d->name;
     info->available = rijn_impl_runnable(d);
     info->constant_time = d->constant_time;

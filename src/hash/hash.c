@@ -343,12 +343,31 @@ static int accel = -1;
 int rijn_hash_set_accel(int on)
 {
 #ifdef RIJN_HASH_X86
-    accel = on && rijn_hash_x86_have_sha();
+    accel = on && rijn_impl_runnable(&rijn_hash_x86_impl);
 #else
     (void)on;
     accel = 0;
 #endif
     return accel;
+}
+
+int rijn_hash_accel_info(rijn_impl_info *info)
+{
+#ifdef RIJN_HASH_X86
+    const rijn_impl *d = &rijn_hash_x86_impl;
+
+    if (accel < 0)
+        rijn_hash_set_accel(1);
+    info->name = d->name;
+    info->available = rijn_impl_runnable(d);
+    info->constant_time = d->constant_time;
+    info->is_default = accel;
+    rijn_cpu_names(d->needs, info->needs, sizeof info->needs);
+    return 0;
+#else
+    (void)info;
+    return -1;
+#endif
 }
 
 static rijn_hash_compress_fn *pick_compress(const rijn_hash_alg *alg)

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "internal.h" /* rijn_impl, rijn_impl_info */
+
 #define RIJN_HASH_MAX_OUT 64   /* SHA-512 */
 #define RIJN_HASH_MAX_BLOCK 128
 
@@ -54,6 +56,11 @@ typedef struct rijn_hash_alg {
  * only the portable code (on = 0; tests). Returns 1 if they are in use.
  * Call before hashing, not while another thread hashes. */
 int rijn_hash_set_accel(int on);
+
+/* The CPU-extension path (x86-64: "sha-ni") described like a backend:
+ * available if the CPU features after RIJN_CPU_MASK include its needs,
+ * is_default if it is in use now. -1 where there is none. */
+int rijn_hash_accel_info(rijn_impl_info *info);
 
 /* The digest named `name` (case-insensitive; "sha256", "SHA2-256",
  * "sha-256" ...), or NULL. */
@@ -113,7 +120,8 @@ extern const uint32_t rijn_hash_sha256_k[64];
 /* rijn_hash_x86.c: SHA extensions (SHA-NI), x86-64 with GCC or Clang. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define RIJN_HASH_X86 1
-int rijn_hash_x86_have_sha(void);
+/* The SHA-NI path as an implementation: its name and needs. */
+extern const rijn_impl rijn_hash_x86_impl;
 rijn_hash_compress_fn rijn_hash_x86_sha1, rijn_hash_x86_sha256;
 #endif
 

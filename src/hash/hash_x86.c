@@ -2,8 +2,8 @@
  * SHA-1 and SHA-256 compression with the x86 SHA extensions (SHA-NI:
  * sha1rnds4/sha1nexte/sha1msg1/sha1msg2, sha256rnds2/sha256msg1/
  * sha256msg2), for `rijn enc` password mode, where PBKDF2 runs thousands
- * of compressions per key. Chosen at run time by hash.c when CPUID says
- * the CPU has them; the portable C in hash.c is the reference they are
+ * of compressions per key. Chosen at run time by hash.c when the CPU
+ * features (after RIJN_CPU_MASK) include its needs; the portable C in hash.c is the reference they are
  * tested against (tests/hash.c, on both paths).
  *
  * Register layouts follow Intel's SHA extensions paper (Gulley et al.,
@@ -18,15 +18,22 @@
 
 #include <immintrin.h>
 
-/* RIJN_CPU_SHA is detected with SSSE3 and SSE4.1 (src/core/cpu/x86.c). */
-#define SHA_TARGET __attribute__((target("sse2,ssse3,sse4.1,sha")))
+/* The CPU features of this file, listed once: its `needs` and its target
+ * string both come from here (internal.h, RIJN_X86_NEEDS), so masking
+ * any of them (RIJN_CPU_MASK=sha or =ssse3) turns the path off. SSE4.1
+ * has no RIJN_CPU bit: detection sets RIJN_CPU_SHA only with it
+ * (src/core/cpu/x86.c). */
+#define SHA_FEATURES(F) F(SSSE3, "ssse3") F(SHA, "sha")
+#define SHA_TARGET \
+    __attribute__((target(RIJN_X86_TARGET(SHA_FEATURES) ",sse4.1")))
 
-/* Detection is the library's (src/cpu/x86.c), so RIJN_CPU_MASK=sha turns
- * the extensions off here as it does for the AES backends. */
-int rijn_hash_x86_have_sha(void)
-{
-    return (rijn_cpu_features_get() & RIJN_CPU_SHA) != 0;
-}
+/* see hash.h */
+const rijn_impl rijn_hash_x86_impl = {
+    .name = "sha-ni",
+    .needs = RIJN_X86_NEEDS(SHA_FEATURES),
+    .constant_time = 1,
+    .rank = 1,
+};
 
 /*
  * Four rounds: w holds W[4g..4g+3] (g = the group), computed for g >= 4

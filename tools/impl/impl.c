@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash/hash.h"
 #include "rijn.h"
 #include "tool.h"
 
@@ -26,7 +27,8 @@ static void impl_usage(FILE *f)
           "kernel for the backend where there is one, else the best this\n"
           "CPU runs, or RIJN_GHASH_IMPL). Exits 1 if RIJN_IMPL or\n"
           "RIJN_GHASH_IMPL names one that is unknown or that this CPU cannot\n"
-          "run.\n",
+          "run. Last, the CPU features detected and whether SHA-1/SHA-256\n"
+          "(enc -pbkdf2) use the CPU's SHA extensions.\n",
           f);
 }
 
@@ -137,6 +139,20 @@ static int check_ghash_env(void)
     return -1;
 }
 
+/* The SHA-1/SHA-256 code of `enc -pbkdf2` (src/hash): "hash: sha-ni (...)"
+ * or "hash: portable (...)"; the extension's needs where there is one. */
+static void print_hash_path(void)
+{
+    rijn_impl_info h;
+
+    if (rijn_hash_accel_info(&h) != 0) {
+        puts("hash: portable (SHA-1/SHA-256 of enc -pbkdf2)");
+        return;
+    }
+    printf("hash: %s (SHA-1/SHA-256 of enc -pbkdf2; %s needs %s)\n",
+           h.is_default ? h.name : "portable", h.name, h.needs);
+}
+
 int cmd_impl(int argc, char **argv)
 {
     char feat[512];
@@ -167,6 +183,7 @@ int cmd_impl(int argc, char **argv)
     print_table("GHASH engines (AES-GCM)", rijn_gcm_impl_count(),
                 rijn_gcm_impl_get, pairing_note);
     printf("\ncpu features: %s\n", rijn_cpu_features(feat, sizeof feat));
+    print_hash_path();
 
     def = rijn_impl_default();
     if (def == NULL) {

@@ -91,9 +91,9 @@ uint32_t rijn_cpu_features_get(void)
     return f;
 }
 
-char *rijn_cpu_features(char *buf, size_t n)
+/* see internal.h */
+char *rijn_cpu_names(uint32_t bits, char *buf, size_t n)
 {
-    uint32_t f = rijn_cpu_features_get();
     size_t used = 0;
 
     if (n == 0)
@@ -101,7 +101,7 @@ char *rijn_cpu_features(char *buf, size_t n)
     buf[0] = '\0';
     for (const rijn_cpu_feature_name *e = rijn_cpu_feature_names;
          e->name != NULL; e++) {
-        if (!(f & e->bit))
+        if (!(bits & e->bit))
             continue;
         size_t len = strlen(e->name);
         if (used + (used ? 1 : 0) + len + 1 > n)
@@ -112,4 +112,9 @@ char *rijn_cpu_features(char *buf, size_t n)
         used += len;
     }
     return buf;
+}
+
+char *rijn_cpu_features(char *buf, size_t n)
+{
+    return rijn_cpu_names(rijn_cpu_features_get(), buf, n);
 }
