@@ -296,6 +296,10 @@ int rijn_gcm_seal(const rijn_gcm_key *k, unsigned char *out, size_t tag_len,
                   const unsigned char *aad, size_t aad_len,
                   const unsigned char *in, size_t len)
 {
+    /* refused before out + len is formed: past any buffer when len is
+     * over the limit */
+    if (!within(len, GCM_MAX_DATA))
+        return -1;
     return rijn_gcm_encrypt(k, out, out + len, tag_len, iv, iv_len, aad,
                             aad_len, in, len);
 }
@@ -309,7 +313,10 @@ int rijn_gcm_open(const rijn_gcm_key *k, unsigned char *out, size_t tag_len,
     uint8_t tag[16];
     int r;
 
-    if (tag_len < 12 || tag_len > 16 || in_len < tag_len)
+    /* the length before the tag is read: in + in_len is past the buffer
+     * when in_len is over the limit */
+    if (tag_len < 12 || tag_len > 16 || in_len < tag_len ||
+        !within(in_len - tag_len, GCM_MAX_DATA))
         return -1;
     /* the tag first: out may overlap it when out == in */
     memcpy(tag, in + in_len - tag_len, tag_len);
