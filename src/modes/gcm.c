@@ -108,14 +108,10 @@ int rijn_gcm_setkey(rijn_gcm_key *k, const unsigned char *key,
 /* see rijn_gcm.h */
 void rijn_gcm_key_wipe(rijn_gcm_key *k)
 {
-    size_t n = sizeof k->h;
-
-    for (size_t i = 0; i < ghash_registry.count; i++)
-        if (k->ghash == as_ghash(ghash_registry.list[i]))
-            n = k->ghash->key_bytes;
-    rijn_burn(k->h, n);
-    k->ghash = NULL;
-    rijn_aes_key_wipe(&k->aes);
+    /* The whole object, not only what the current backend and engine
+     * wrote: one set up again with a smaller layout still holds the rest
+     * of the earlier key's round keys and powers of H. */
+    rijn_burn(k, sizeof *k);
 }
 
 /* see rijn_gcm.h */
