@@ -6,6 +6,9 @@
  *                                 run with RIJN_IMPL (and maybe
  *                                 RIJN_CPU_MASK) set by ctest: key setup
  *                                 must succeed with backend NAME, or fail
+ *   test_dispatch ghash NAME ok|fail
+ *                                 the same for RIJN_GHASH_IMPL: AES-GCM
+ *                                 key setup must use engine NAME, or fail
  *   test_dispatch environment honoured|ignored
  *                                 run with RIJN_IMPL=nosuch by
  *                                 dispatch_setuid.sh, as a normal program
@@ -19,6 +22,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "rijn_gcm.h"
 #include "testutil.h"
 
 static void check(int cond, const char *what)
@@ -131,6 +135,32 @@ static int forced(const char *name, int expect_ok)
     return tu_end();
 }
 
+static int ghash_forced(const char *name, int expect_ok)
+{
+    rijn_gcm_key k;
+    static const uint8_t key[16];
+    int r = rijn_gcm_setkey(&k, key, 16);
+    const char *def = rijn_gcm_impl_default();
+
+    tu_note("RIJN_GHASH_IMPL=%s RIJN_ALLOW_VARIABLE_TIME=%s -> %s",
+            getenv("RIJN_GHASH_IMPL"),
+            getenv("RIJN_ALLOW_VARIABLE_TIME") ? getenv("RIJN_ALLOW_VARIABLE_TIME")
+                                               : "(unset)",
+            r == 0 ? rijn_gcm_key_ghash(&k) : "key setup failed");
+    if (expect_ok) {
+        check(r == 0, "GCM key setup succeeds");
+        check(r == 0 && strcmp(rijn_gcm_key_ghash(&k), name) == 0,
+              "forced engine is used");
+        check(def != NULL && strcmp(def, name) == 0, "default reports it");
+    } else {
+        check(r == -1, "GCM key setup fails");
+        check(def == NULL, "no default engine");
+    }
+    if (r == 0)
+        rijn_gcm_key_wipe(&k);
+    return tu_end();
+}
+
 static int environment(int ignored)
 {
     rijn_aes_key k;
@@ -174,6 +204,11 @@ int main(int argc, char **argv)
         tu_begin("dispatch-forced", ok ? argv[2] : "ref");
         return forced(argv[2], ok);
     }
-    fprintf(stderr, "usage: test_dispatch unit | forced NAME ok|fail\n");
+    if (argc == 4 && strcmp(argv[1], "ghash") == 0) {
+        tu_begin("dispatch-ghash", "ref");
+        return ghash_forced(argv[2], strcmp(argv[3], "ok") == 0);
+    }
+    fprintf(stderr, "usage: test_dispatch unit | forced NAME ok|fail | "
+                    "ghash NAME ok|fail\n");
     return 2;
 }

@@ -12,7 +12,13 @@
  * engine against poly32 (the simplest engine) on random keys and every
  * length 0..4096 and around the SIMD batch sizes; the incremental API at
  * every split point of a set of lengths and on random multi-way splits;
- * verify rejects every single-bit change of the tag and of the message.
+ * verify (rijn_poly1305aes_verify, and the raw rijn_poly1305_verify,
+ * which must also accept every vector file's tag) returns exactly 1 for
+ * the right tag and 0 for every single-bit change of the tag and of the
+ * message.
+ *
+ *   test_poly1305 dispatch EXPECT   the engine pick (see dispatch_main)
+ *   test_poly1305 aes-fail          Poly1305-AES without an AES backend
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +175,9 @@ static void check_raw(const uint8_t key[32], const uint8_t *msg, size_t len,
     if (rijn_poly1305(tag, msg, len, key) != 0)
         mt_fail("%s: returned -1", what);
     mt_eq(tag, mac, 16, what);
+    if (rijn_poly1305_verify(mac, msg, len, key) != 1)
+        mt_fail("%s: rijn_poly1305_verify does not return 1 for the "
+                "file's tag", what);
 
     rijn_poly1305_init(&ctx, key);
     rijn_poly1305_update(&ctx, msg, len);
@@ -402,6 +411,115 @@ static void test_verify_bits(tu_rng *rng)
             "wrong", checks, bad);
 }
 
+/* rijn_poly1305_verify (raw, one-time key): exactly 1 for the right tag,
+ * exactly 0 for every single-bit flip of the tag and of the message. */
+static void test_raw_verify_bits(tu_rng *rng)
+{
+    static const size_t lens[] = {0, 1, 15, 16, 17, 64, 100};
+    uint8_t key[32], msg[100], tag[16];
+    unsigned long checks = 0, bad = 0;
+
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+        size_t len = lens[li];
+        int r;
+        tu_rng_fill(rng, key, 32);
+        tu_rng_fill(rng, msg, len);
+        if (rijn_poly1305(tag, msg, len, key) != 0)
+            mt_fail("rijn_poly1305 returned -1 (len %zu)", len);
+        checks++;
+        if ((r = rijn_poly1305_verify(tag, msg, len, key)) != 1) {
+            bad++;
+            mt_fail("rijn_poly1305_verify returns %d for a good tag "
+                    "(len %zu), not 1", r, len);
+        }
+        for (size_t bit = 0; bit < 128; bit++) {
+            tag[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+            checks++;
+            if ((r = rijn_poly1305_verify(tag, msg, len, key)) != 0) {
+                bad++;
+                mt_fail("rijn_poly1305_verify returns %d with tag bit %zu "
+                        "flipped (len %zu), not 0", r, bit, len);
+            }
+            tag[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+        }
+        for (size_t bit = 0; bit < 8 * len; bit++) {
+            msg[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+            checks++;
+            if (rijn_poly1305_verify(tag, msg, len, key) != 0) {
+                bad++;
+                mt_fail("rijn_poly1305_verify accepts message bit %zu "
+                        "flipped (len %zu)", bit, len);
+            }
+            msg[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+        }
+        /* the tag under a changed key is rejected: r (byte 0, which the
+         * clamp keeps) once there is a block, s always */
+        for (size_t half = len == 0; half < 2; half++) {
+            key[16 * half] ^= 1;
+            checks++;
+            if (rijn_poly1305_verify(tag, msg, len, key) != 0) {
+                bad++;
+                mt_fail("rijn_poly1305_verify accepts the tag under a "
+                        "changed key (byte %zu, len %zu)", 16 * half, len);
+            }
+            key[16 * half] ^= 1;
+        }
+    }
+    if (bad == 0)
+        mt_pass();
+    mt_note("raw verify: %lu checks (every tag and message bit flipped), "
+            "%lu wrong", checks, bad);
+}
+
+/*
+ * test_poly1305 aes-fail: run with RIJN_IMPL naming an unusable AES
+ * backend (set by ctest): the Poly1305-AES calls fail as documented
+ * (authenticate -1 with a zero tag, verify 0, init -1, final of that
+ * context a zero tag) while raw Poly1305, which has no AES, still works.
+ */
+static int aes_fail_main(void)
+{
+    static const uint8_t kr[32], n[16], m[40];
+    uint8_t tag[16], good[16], zero[16] = {0};
+    rijn_poly1305_ctx ctx;
+
+    mt_rename("poly1305_dispatch");
+    if (rijn_impl_default() == NULL)
+        mt_pass();
+    else
+        mt_fail("AES backend %s is usable: the test needs RIJN_IMPL to "
+                "name one that is not", rijn_impl_default());
+    memset(tag, 0xaa, 16);
+    if (rijn_poly1305aes_authenticate(tag, kr, n, m, sizeof m) == -1 &&
+        memcmp(tag, zero, 16) == 0)
+        mt_pass();
+    else
+        mt_fail("poly1305aes_authenticate did not fail with a zero tag");
+    if (rijn_poly1305aes_verify(zero, kr, n, m, sizeof m) == 0 &&
+        rijn_poly1305aes_verify(tag, kr, n, m, sizeof m) == 0)
+        mt_pass();
+    else
+        mt_fail("poly1305aes_verify accepted a tag without AES");
+    memset(tag, 0xaa, 16);
+    if (rijn_poly1305aes_init(&ctx, kr, n) == -1)
+        mt_pass();
+    else
+        mt_fail("poly1305aes_init did not fail");
+    rijn_poly1305_update(&ctx, m, sizeof m);
+    rijn_poly1305_final(&ctx, tag);
+    if (memcmp(tag, zero, 16) == 0)
+        mt_pass();
+    else
+        mt_fail("final of the failed Poly1305-AES context wrote a nonzero "
+                "tag");
+    if (rijn_poly1305(good, m, sizeof m, kr) == 0 &&
+        rijn_poly1305_verify(good, m, sizeof m, kr) == 1)
+        mt_pass();
+    else
+        mt_fail("raw Poly1305 fails too, although it needs no AES");
+    return mt_end();
+}
+
 /*
  * test_poly1305 dispatch EXPECT: with the environment the test sets
  * (RIJN_POLY1305_IMPL, RIJN_CPU_MASK), the library must pick engine EXPECT,
@@ -449,6 +567,11 @@ static int dispatch_main(const char *expect)
         mt_pass();
     else
         mt_fail("rijn_poly1305 did not fail with a zero tag");
+    if (rijn_poly1305_verify(zero, m, sizeof m, kr) == 0 &&
+        rijn_poly1305_verify(tag, m, sizeof m, kr) == 0)
+        mt_pass();
+    else
+        mt_fail("rijn_poly1305_verify accepted a tag without an engine");
     if (rijn_poly1305_init(&ctx, kr) == -1 &&
         rijn_poly1305aes_init(&ctx, kr, n) == -1)
         mt_pass();
@@ -476,6 +599,8 @@ int main(int argc, char **argv)
 
     if (argc == 3 && strcmp(argv[1], "dispatch") == 0)
         return dispatch_main(argv[2]);
+    if (argc == 2 && strcmp(argv[1], "aes-fail") == 0)
+        return aes_fail_main();
     if (argc >= 4 && strcmp(argv[3], "--long") == 0) {
         want_long = 1;
         argc--;
@@ -499,5 +624,6 @@ int main(int argc, char **argv)
     test_against_poly32(&rng);
     test_splits(&rng);
     test_verify_bits(&rng);
+    test_raw_verify_bits(&rng);
     return mt_end();
 }
