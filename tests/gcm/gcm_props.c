@@ -21,7 +21,16 @@
  *   - every single-bit flip of the tag, the ciphertext and the AAD is
  *     rejected and the output wiped; decrypt never writes past its output;
  *   - the API's rules: IV of 0 bytes, tag lengths 0..11 and 17, calls out
- *     of order, all refused.
+ *     of order, all refused;
+ *   - the limits (2^36 - 32 bytes of data, 2^61 - 1 of AAD): one-shot
+ *     encrypt, decrypt, seal and open over them return -1 before touching
+ *     their (small, real) buffers (64-bit size_t only); streaming with the
+ *     context's counters set just below them: exactly at the limit passes
+ *     and gives the oracle's tag, one byte (or SIZE_MAX bytes) over it is
+ *     refused, writes nothing and fails the context;
+ *   - rijn_gcm_key_wipe zeroes the whole key object (also one set up again
+ *     with a smaller layout), rijn_gcm_wipe the whole context, and finish
+ *     and verify every secret field of theirs.
  * --quick (cross builds under qemu) runs fewer lengths.
  */
 #include <stdio.h>
@@ -461,6 +470,284 @@ static void rules(void)
         tu_pass();
 }
 
+/* The limits of rijn_gcm.h (SP 800-38D 5.2.1.1), as gcm.c enforces them. */
+#define MAX_DATA ((((uint64_t)1) << 36) - 32)
+#define MAX_AAD ((((uint64_t)1) << 61) - 1)
+
+/* n bytes of p all equal to v. */
+static int all_are(const uint8_t *p, size_t n, uint8_t v)
+{
+    uint8_t d = 0;
+    for (size_t i = 0; i < n; i++)
+        d |= (uint8_t)(p[i] ^ v);
+    return d == 0;
+}
+
+/*
+ * One shot past a limit: -1, and nothing read or written. The buffers are
+ * small real ones (64 bytes of a pattern): a length check that came after
+ * an access would read or write far past them (a crash, or a sanitizer's
+ * report) or change them. Only where size_t can hold such a length.
+ */
+static void limits_oneshot(const keys *ks, const uint8_t iv[12])
+{
+#if SIZE_MAX > 0xffffffffu
+    uint8_t in[64], out[64], tag[16], aad[64];
+    const size_t over[] = {(size_t)MAX_DATA + 1, (size_t)MAX_DATA + 16,
+                           SIZE_MAX - 16, SIZE_MAX};
+    const size_t aad_over[] = {(size_t)MAX_AAD + 1, SIZE_MAX};
+
+    for (size_t i = 0; i < sizeof over / sizeof over[0]; i++) {
+        size_t len = over[i];
+        memset(in, 0x5c, sizeof in);
+        memset(aad, 0x3a, sizeof aad);
+        memset(out, 0xa5, sizeof out);
+        memset(tag, 0xa5, sizeof tag);
+        if (rijn_gcm_encrypt(&ks->k, out, tag, 16, iv, 12, aad, 13, in,
+                             len) != -1)
+            tu_fail("encrypt of %zu bytes (over the limit) accepted", len);
+        if (rijn_gcm_decrypt(&ks->k, out, tag, 16, iv, 12, aad, 13, in,
+                             len) != -1)
+            tu_fail("decrypt of %zu bytes (over the limit) accepted", len);
+        if (rijn_gcm_seal(&ks->k, out, 16, iv, 12, aad, 13, in, len) != -1)
+            tu_fail("seal of %zu bytes (over the limit) accepted", len);
+        /* open: len bytes of ciphertext and the tag (len + 16 if that
+         * fits, else len - 16 of ciphertext, still over the limit) */
+        if (rijn_gcm_open(&ks->k, out, 16, iv, 12, aad, 13, in,
+                          len <= SIZE_MAX - 16 ? len + 16 : len) != -1)
+            tu_fail("open of %zu bytes (over the limit) accepted", len);
+        if (!all_are(out, sizeof out, 0xa5) || !all_are(tag, 16, 0xa5) ||
+            !all_are(in, sizeof in, 0x5c) || !all_are(aad, sizeof aad, 0x3a))
+            tu_fail("a call refused for %zu bytes changed a buffer", len);
+    }
+    /* AAD over its limit with a valid message: refused before the AAD is
+     * read; decrypt and open wipe their (valid) output, as documented. */
+    for (size_t i = 0; i < sizeof aad_over / sizeof aad_over[0]; i++) {
+        size_t al = aad_over[i];
+        memset(in, 0x5c, sizeof in);
+        memset(aad, 0x3a, sizeof aad);
+        memset(out, 0xa5, sizeof out);
+        memset(tag, 0xa5, sizeof tag);
+        if (rijn_gcm_encrypt(&ks->k, out, tag, 16, iv, 12, aad, al, in, 20) !=
+                -1 ||
+            !all_are(out, sizeof out, 0xa5) || !all_are(tag, 16, 0xa5))
+            tu_fail("encrypt with %zu bytes of AAD accepted, or output "
+                    "written", al);
+        if (rijn_gcm_seal(&ks->k, out, 16, iv, 12, aad, al, in, 20) != -1 ||
+            !all_are(out, sizeof out, 0xa5))
+            tu_fail("seal with %zu bytes of AAD accepted, or output written",
+                    al);
+        if (rijn_gcm_decrypt(&ks->k, out, tag, 16, iv, 12, aad, al, in, 20) !=
+                -1 ||
+            !all_are(out, 20, 0) || !all_are(out + 20, sizeof out - 20, 0xa5))
+            tu_fail("decrypt with %zu bytes of AAD accepted, or its output "
+                    "not wiped (or wiped past its end)", al);
+        memset(out, 0xa5, sizeof out);
+        if (rijn_gcm_open(&ks->k, out, 16, iv, 12, aad, al, in, 36) != -1 ||
+            !all_are(out + 20, sizeof out - 20, 0xa5))
+            tu_fail("open with %zu bytes of AAD accepted, or written past "
+                    "its output", al);
+        if (!all_are(in, sizeof in, 0x5c) || !all_are(aad, sizeof aad, 0x3a))
+            tu_fail("a call refused for %zu bytes of AAD changed its input",
+                    al);
+    }
+#else
+    (void)ks;
+    (void)iv;
+    tu_note("32-bit size_t: no one-shot length over the GCM limits");
+#endif
+}
+
+/* The context has failed: every call after refuses. */
+static int ctx_failed(rijn_gcm_ctx *c)
+{
+    uint8_t b[16] = {0}, t[16];
+    rijn_gcm_ctx d = *c;
+
+    if (rijn_gcm_encrypt_update(&d, b, b, 0) != -1)
+        return 0;
+    d = *c;
+    if (rijn_gcm_aad(&d, b, 0) != -1)
+        return 0;
+    d = *c;
+    if (rijn_gcm_verify(&d, t, 16) != -1)
+        return 0;
+    return rijn_gcm_finish(c, t, 16) == -1;
+}
+
+/*
+ * Streaming up to a limit, with the context's public counters set just
+ * below it (the data itself would be 64 GiB): pieces that stay within
+ * pass, exactly at the limit included, and the tag is the oracle's for the
+ * same counters; a piece that crosses the limit returns -1, writes
+ * nothing, and leaves the context failed.
+ */
+static void limits_streaming(const keys *ks, const uint8_t iv[12])
+{
+    rijn_gcm_ctx c, o;
+    uint8_t out[64], tag[16], wtag[16];
+
+    for (int decrypt = 0; decrypt <= 1; decrypt++) {
+        int (*upd)(rijn_gcm_ctx *, unsigned char *, const unsigned char *,
+                   size_t) =
+            decrypt ? rijn_gcm_decrypt_update : rijn_gcm_encrypt_update;
+        const char *dir = decrypt ? "decrypt" : "encrypt";
+
+        /* up to the limit exactly: 23 + 17 bytes from MAX_DATA - 40 */
+        rijn_gcm_start(&c, &ks->k, iv, 12);
+        rijn_gcm_start(&o, &ks->o, iv, 12);
+        rijn_gcm_aad(&c, g_aad, 13);
+        rijn_gcm_aad(&o, g_aad, 13);
+        c.len = o.len = MAX_DATA - 40;
+        upd(&o, out, g_pt, 23);
+        upd(&o, out, g_pt + 23, 17);
+        rijn_gcm_finish(&o, wtag, 16);
+        if (upd(&c, out, g_pt, 23) != 0 || upd(&c, out, g_pt + 23, 17) != 0 ||
+            c.len != MAX_DATA || upd(&c, out, g_pt, 0) != 0) {
+            tu_fail("%s_update up to the data limit exactly is refused", dir);
+            continue;
+        }
+        if (rijn_gcm_finish(&c, tag, 16) != 0 || memcmp(tag, wtag, 16) != 0)
+            tu_fail("finish at the data limit (%s): refused, or a tag that "
+                    "is not the oracle's", dir);
+
+        /* one byte past it: refused, nothing written, context failed */
+        for (int big = 0; big <= 1; big++) {
+            size_t n = big ? SIZE_MAX : 18;
+            rijn_gcm_start(&c, &ks->k, iv, 12);
+            rijn_gcm_aad(&c, g_aad, 13);
+            c.len = MAX_DATA - 40;
+            memset(out, 0xa5, sizeof out);
+            if (upd(&c, out, g_pt, 23) != 0) {
+                tu_fail("%s_update below the data limit is refused", dir);
+                continue;
+            }
+            memset(out, 0xa5, sizeof out);
+            if (upd(&c, out, g_pt + 23, n) != -1)
+                tu_fail("%s_update of %zu bytes crossing the data limit is "
+                        "accepted", dir, n);
+            else if (!all_are(out, sizeof out, 0xa5))
+                tu_fail("%s_update refused at the data limit wrote its "
+                        "output", dir);
+            else if (!ctx_failed(&c))
+                tu_fail("the context is usable after %s_update crossed the "
+                        "data limit", dir);
+        }
+        rijn_gcm_wipe(&c);
+    }
+
+    /* AAD: up to 2^61 - 1 bytes exactly (7 + 13 from MAX_AAD - 20), then
+     * data; one byte more is refused and fails the context. */
+    rijn_gcm_start(&c, &ks->k, iv, 12);
+    rijn_gcm_start(&o, &ks->o, iv, 12);
+    c.aad_len = o.aad_len = MAX_AAD - 20;
+    rijn_gcm_aad(&o, g_aad, 7);
+    rijn_gcm_aad(&o, g_aad + 7, 13);
+    rijn_gcm_encrypt_update(&o, out, g_pt, 5);
+    rijn_gcm_finish(&o, wtag, 16);
+    if (rijn_gcm_aad(&c, g_aad, 7) != 0 || rijn_gcm_aad(&c, g_aad + 7, 13) != 0 ||
+        c.aad_len != MAX_AAD || rijn_gcm_aad(&c, g_aad, 0) != 0 ||
+        rijn_gcm_encrypt_update(&c, out, g_pt, 5) != 0 ||
+        rijn_gcm_finish(&c, tag, 16) != 0 || memcmp(tag, wtag, 16) != 0)
+        tu_fail("AAD up to its limit exactly: refused, or a tag that is not "
+                "the oracle's");
+    for (int big = 0; big <= 1; big++) {
+        size_t n = big ? SIZE_MAX : 14;
+        rijn_gcm_start(&c, &ks->k, iv, 12);
+        c.aad_len = MAX_AAD - 20;
+        if (rijn_gcm_aad(&c, g_aad, 7) != 0)
+            tu_fail("AAD below its limit is refused");
+        else if (rijn_gcm_aad(&c, g_aad + 7, n) != -1)
+            tu_fail("%zu bytes of AAD crossing its limit are accepted", n);
+        else if (!ctx_failed(&c))
+            tu_fail("the context is usable after the AAD crossed its limit");
+        rijn_gcm_wipe(&c);
+    }
+}
+
+static void limits(void)
+{
+    keys ks;
+    uint8_t iv[12];
+    unsigned long bad = tu_failures();
+
+    if (keys_set(&ks, 16) != 0)
+        return;
+    tu_rng_fill(&g_rng, iv, sizeof iv);
+    limits_oneshot(&ks, iv);
+    limits_streaming(&ks, iv);
+    keys_wipe(&ks);
+    if (tu_failures() == bad)
+        tu_pass();
+}
+
+/*
+ * rijn_gcm_key_wipe leaves every byte of the key object zero, also when
+ * the object held an earlier key of a larger layout (set up again without
+ * a wipe in between, as a caller may); rijn_gcm_wipe clears a context in
+ * the middle of a message, and finish and verify leave theirs zero too.
+ */
+static void wipes(void)
+{
+    keys ks;
+    rijn_gcm_ctx c;
+    uint8_t iv[12], out[40], tag[16];
+    unsigned long bad = tu_failures();
+
+    if (keys_set(&ks, 32) != 0)
+        return;
+    tu_rng_fill(&g_rng, iv, sizeof iv);
+    memset(&ks.o, 0x5a, sizeof ks.o);
+    rijn_gcm_key_wipe(&ks.o); /* whatever the object held */
+    if (!all_are((const uint8_t *)&ks.o, sizeof ks.o, 0))
+        tu_fail("rijn_gcm_key_wipe of an object never set up leaves "
+                "bytes that are not zero");
+    rijn_gcm_key_wipe(&ks.k);
+    if (!all_are((const uint8_t *)&ks.k, sizeof ks.k, 0))
+        tu_fail("rijn_gcm_key_wipe leaves bytes of the %s/%s key that are "
+                "not zero", g_aes, g_ghash);
+    /* the pairing under test, then ref/ref (smaller) over it */
+    if (rijn_gcm_setkey_impl(&ks.k, ks.key, 32, g_aes, g_ghash) != 0 ||
+        rijn_gcm_setkey_impl(&ks.k, ks.key, 16, "ref", "ref") != 0) {
+        tu_fail("key setup failed");
+        goto out;
+    }
+    rijn_gcm_key_wipe(&ks.k);
+    if (!all_are((const uint8_t *)&ks.k, sizeof ks.k, 0))
+        tu_fail("rijn_gcm_key_wipe after a key set up again (%s/%s, then "
+                "ref/ref) leaves bytes of the first that are not zero",
+                g_aes, g_ghash);
+    if (keys_set(&ks, 32) != 0)
+        return;
+    for (int end = 0; end < 3; end++) {
+        rijn_gcm_start(&c, &ks.k, iv, 12);
+        rijn_gcm_aad(&c, g_aad, 7);
+        rijn_gcm_encrypt_update(&c, out, g_pt, sizeof out);
+        if (end == 0)
+            rijn_gcm_wipe(&c);
+        else if (end == 1)
+            rijn_gcm_finish(&c, tag, 16);
+        else
+            rijn_gcm_verify(&c, tag, 16);
+        /* wipe clears everything; finish and verify leave the key
+         * pointer and a failed state, nothing else */
+        if (end == 0 ? !all_are((const uint8_t *)&c, sizeof c, 0)
+                     : !all_are(c.y, sizeof c.y, 0) ||
+                           !all_are(c.ctr, sizeof c.ctr, 0) ||
+                           !all_are(c.ek0, sizeof c.ek0, 0) ||
+                           !all_are(c.ks, sizeof c.ks, 0) ||
+                           !all_are(c.buf, sizeof c.buf, 0) ||
+                           c.aad_len != 0 || c.len != 0 || c.used != 0 ||
+                           c.ks_used != 0)
+            tu_fail("the context is not wiped by rijn_gcm_%s",
+                    end == 0 ? "wipe" : end == 1 ? "finish" : "verify");
+    }
+out:
+    keys_wipe(&ks);
+    if (tu_failures() == bad)
+        tu_pass();
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = tu_seed_from_args(&argc, argv);
@@ -513,5 +800,7 @@ int main(int argc, char **argv)
     ivs();
     flips();
     rules();
+    limits();
+    wipes();
     return tu_end();
 }
