@@ -8,7 +8,8 @@
  *                                its needs must name FEATURE
  *
  * "portable" runs the C compression functions only; "sha-ni" the x86 SHA
- * extensions where hash.c has them (skipped, with the reason, on a CPU without them).
+ * extensions of src/hash/hash_x86.c (skipped, with the reason, on a CPU
+ * without them).
  * Checks: the known answers of tests/vectors/hash.txt; streaming at every
  * split point equals one-shot; PBKDF2 is the same for every thread count
  * and output length, and its blocks are prefixes of each other; with

@@ -631,7 +631,8 @@ assert all(x["rijn"]["value"] > 0 for x in r)
             fail "speed --json status"
     fi
     # AES-GCM: the default backend with the engine it pairs with, every
-    # row of issue 14 with its columns; then --json (with two threads)
+    # row of the --gcm table (16 B to 16 KiB, long, Imix, open, key
+    # setup) with its columns; then --json (with two threads)
     b=$("$RIJN" impl | sed -n 's/^default: \([^ ]*\) .*/\1/p')
     e=$("$RIJN" impl | sed -n "s/^gcm default: $b with \([^ ]*\) .*/\1/p")
     "$RIJN" speed --gcm --quick --bits 128 --impl "$b" >"$T/gcm.txt" ||

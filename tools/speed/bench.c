@@ -212,7 +212,7 @@ const measure measures[N_MEASURES] = {
     {MODE_CTR, "estream_agility", "eS agility", M_AGILITY, AGILITY_CHUNK},
     {MODE_CTR, "keysetup", "key setup [cyc]", M_KEYSETUP, 0},
     {MODE_CTR, "ivsetup", "IV setup [cyc]", M_IVSETUP, 0},
-    /* AES-GCM (`rijn speed --gcm`, issue 14): every message with its own
+    /* AES-GCM (`rijn speed --gcm`): every message with its own
      * IV set, encrypted with its tag (or decrypted and checked: open) */
     GCM_MSG(16, "16 B"),    GCM_MSG(64, "64 B"),     GCM_MSG(256, "256 B"),
     GCM_MSG(576, "576 B"),  GCM_MSG(1420, "1420 B"), GCM_MSG(1500, "1500 B"),
