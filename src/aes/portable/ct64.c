@@ -332,15 +332,6 @@ static uint32_t sub_word(uint32_t w)
     return r ^ 0x63636363;
 }
 
-/* Clear a stack buffer with stores the compiler cannot drop. */
-static void wipe(void *p, size_t n)
-{
-    volatile uint8_t *v = (volatile uint8_t *)p;
-
-    while (n-- > 0)
-        *v++ = 0;
-}
-
 static void ct64_setkey(rijn_aes_key *k, const uint8_t *key, size_t key_len)
 {
     uint32_t w[60];
@@ -381,9 +372,9 @@ static void ct64_setkey(rijn_aes_key *k, const uint8_t *key, size_t key_len)
             ws[b] = rijn_load64_le(buf + 8 * b);
         pack_words(k->rk + 8 * i, ws);
     }
-    wipe(w, sizeof w);
-    wipe(buf, sizeof buf);
-    wipe(ws, sizeof ws);
+    rijn_burn(w, sizeof w);
+    rijn_burn(buf, sizeof buf);
+    rijn_burn(ws, sizeof ws);
 }
 
 /* ------------------------------------------------------------------------
