@@ -410,6 +410,7 @@ VP_INLINE __m128i vp_step(const rijn_aes_key *k, const uint8_t *hk,
     size_t j, q;
 
     VP_OPAQUE(g);
+    VP_OPAQUE(ks); /* loaded from ks (wiped) each time, not kept (spilled) */
     a.lo = a.mi = a.hi = _mm256_setzero_si256();
     for (q = 0; q < 2; q++) {
         const __m256i b = _mm256_shuffle_epi8(
@@ -598,6 +599,8 @@ VP_INLINE void vp_crypt(const rijn_aes_key *key, const uint64_t *hk,
             acc = vp_loop(key, k, out, in, nb, c, ks, acc, 12, decrypt);
         else
             acc = vp_loop(key, k, out, in, nb, c, ks, acc, 14, decrypt);
+        /* rk[0] with one byte changed: the key's first 15 bytes */
+        rijn_burn(ks, sizeof ks);
         c = _mm256_add_epi32(c, vp_lanes((int)(16 * nb)));
         in += 256 * nb;
         out += 256 * nb;
