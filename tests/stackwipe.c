@@ -6,21 +6,30 @@
  * Every library function wipes the buffers it declares for key material,
  * keystream or MAC state before it returns. After each call below (AES key
  * setup, ECB, one-shot and streaming CTR at lengths that leave partial
- * batches and blocks, Poly1305-AES), a probe function that occupies the
- * same stack the call used scans it for what must not be left there:
+ * batches and blocks, Poly1305-AES, and AES-GCM: key setup, one-shot
+ * encrypt, decrypt and a failing decrypt, streaming encrypt and decrypt in
+ * three pieces, over 1..1039 bytes, with the GHASH engine a key for BACKEND
+ * pairs with and, for ct64, the portable engines too), a probe function
+ * that occupies the same stack the call used scans it for what must not
+ * be left there:
  *   - the key's first 12 bytes (AES round key 0 is the key: a backend that
  *     keeps rk[0] ^ counter or rk[0] ^ block index in a buffer leaves 12
  *     or more key bytes as they are);
  *   - any keystream block the call made but did not use (the rest of a
  *     4- or 8-block batch, the tail of a partial block when it is 8 bytes
  *     or more), and the AES of a Poly1305-AES nonce;
+ *   - for GCM also H = E_K(0) (the GHASH key), E_K(J0) (the tag mask) and
+ *     the GHASH value the mask is added to (it gives the mask to anyone
+ *     with the tag);
  * computed independently (ref ECB over the test's own counter blocks).
  * Copies the compiler spills to the stack on its own are outside the
  * policy, but they would show here too: then the fix is to keep them in a
- * buffer the function wipes. Values left in registers are outside it and
- * must not show: see below. Not run under sanitizers (their stack layout
- * is not the real one) or valgrind (it would flag the scan's reads of dead
- * stack as uninitialised, which they are meant to be).
+ * buffer the function wipes, or to run the kernel in a function of its own
+ * and clear the stack below after it (rijn_stack_burn: ref, altivec,
+ * vpmsum, vpclmul-avx2's fused kernels). Values left in registers are
+ * outside it and must not show: see below. Not run under sanitizers (their
+ * stack layout is not the real one) or valgrind (it would flag the scan's
+ * reads of dead stack as uninitialised, which they are meant to be).
  *
  * Between clear_stack() and scan_stack() only the library runs: the
  * message naming the case is formatted before clear_stack(), and the key
@@ -54,6 +63,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ghash/ghash.h"
 #include "internal.h"
 #include "rijn_poly1305.h"
 #include "testutil.h"
@@ -74,7 +84,7 @@
 static struct {
     uint8_t bytes[16];
     size_t len;
-    char what[64];
+    char what[96];
 } secrets[256];
 static size_t nsecrets;
 
@@ -251,6 +261,191 @@ static void run(const char *backend, size_t kl, tu_rng *rng)
     rijn_aes_key_wipe(&k);
 }
 
+/* GCM keystream block i of the data: E(J0 + 1 + i) for a 12-byte IV, J0 =
+ * iv || 00000001, only the low 32 bits stepping (inc32; no wrap here). */
+static void gcm_keystream(const rijn_aes_key *ref, const uint8_t iv[12],
+                          uint32_t i, uint8_t out[16])
+{
+    uint8_t c[16];
+
+    memcpy(c, iv, 12);
+    rijn_store32_be(c + 12, 1 + i);
+    rijn_aes_encrypt_blocks(ref, out, c, 1);
+}
+
+/*
+ * AES-GCM on one AES backend and GHASH engine: key setup alone, then per
+ * length one-shot encrypt, decrypt, a decrypt that fails, and streaming
+ * encryption and decryption in three pieces; after each, the stack must
+ * hold none of: the key's first 12 bytes, H = E_K(0) (the GHASH key),
+ * E_K(J0) (the tag mask), the GHASH value the mask is added to (tag ^
+ * E_K(J0), which gives the mask to anyone with the tag), and the unused
+ * keystream after the message (up to 40 blocks: a 32-block batch and
+ * more) and of its partial block.
+ */
+static void run_gcm(const char *backend, const char *engine, size_t kl,
+                    tu_rng *rng)
+{
+    uint8_t key[32], iv[12], aad[20], in[1100], out[1100], ct[1100];
+    uint8_t tag[16], bad[16], blk[16];
+    char what[96];
+    rijn_gcm_key gk;
+    rijn_gcm_ctx c;
+    rijn_aes_key ref;
+    static const uint8_t zero[16];
+    static const size_t lens[] = {1, 15, 16, 17, 64, 100, 129, 257, 511,
+                                  512, 513, 545, 1000, 1039};
+
+    tu_rng_fill(rng, key, kl);
+    tu_rng_fill(rng, iv, sizeof iv);
+    tu_rng_fill(rng, aad, sizeof aad);
+    tu_rng_fill(rng, in, sizeof in);
+    if (rijn_aes_setkey_impl(&ref, key, kl, "ref") != 0)
+        abort();
+
+    nsecrets = 0;
+    secret(key, 12, "the key's first 12 bytes");
+    rijn_aes_encrypt_blocks(&ref, blk, zero, 1);
+    secret(blk, 16, "H = E_K(0), the GHASH key");
+    snprintf(what, sizeof what, "AES-%zu GCM key setup (%s+%s)", 8 * kl,
+             backend, engine);
+    clear_stack();
+    if (rijn_gcm_setkey_impl(&gk, key, kl, backend, engine) != 0) {
+        tu_fail("rijn_gcm_setkey_impl(%zu, \"%s\", \"%s\") returned -1", kl,
+                backend, engine);
+        goto out;
+    }
+    if (scan_stack(what) == 0)
+        tu_pass();
+    if (strcmp(rijn_aes_key_impl(&gk.aes), backend) != 0 ||
+        strcmp(rijn_gcm_key_ghash(&gk), engine) != 0)
+        tu_fail("GCM key set up for %s+%s reports %s+%s", backend, engine,
+                rijn_aes_key_impl(&gk.aes), rijn_gcm_key_ghash(&gk));
+
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+        size_t len = lens[li], used = (len + 15) / 16;
+        size_t cut1 = len / 3, cut2 = len / 3 + len / 4 + 1;
+        uint8_t ek0[16];
+
+        /* the message's ciphertext and tag, and a wrong tag, first */
+        if (rijn_gcm_encrypt(&gk, ct, tag, 16, iv, 12, aad, sizeof aad, in,
+                             len) != 0) {
+            tu_fail("GCM encrypt of %zu bytes failed", len);
+            break;
+        }
+        memcpy(bad, tag, 16);
+        bad[15] ^= 1;
+
+        nsecrets = 0;
+        secret(key, 12, "the key's first 12 bytes");
+        rijn_aes_encrypt_blocks(&ref, blk, zero, 1);
+        secret(blk, 16, "H = E_K(0), the GHASH key");
+        gcm_keystream(&ref, iv, 0, ek0);
+        secret(ek0, 16, "E_K(J0), the tag mask");
+        rijn_xor_bytes(blk, tag, ek0, 16);
+        secret(blk, 16, "the GHASH value under the tag mask");
+        for (uint32_t i = (uint32_t)used; i < used + 40; i++) {
+            gcm_keystream(&ref, iv, 1 + i, blk);
+            snprintf(what, sizeof what, "unused keystream block %u",
+                     (unsigned)i);
+            secret(blk, 16, what);
+        }
+        if (len % 16 != 0 && len % 16 <= 8) {
+            gcm_keystream(&ref, iv, (uint32_t)used, blk);
+            secret(blk + len % 16, 16 - len % 16,
+                   "unused keystream of the partial block");
+        }
+        rijn_burn(blk, sizeof blk);
+        rijn_burn(ek0, sizeof ek0);
+
+        snprintf(what, sizeof what, "AES-%zu GCM (%s+%s) encrypt of %zu B",
+                 8 * kl, backend, engine, len);
+        clear_stack();
+        rijn_gcm_encrypt(&gk, out, tag, 16, iv, 12, aad, sizeof aad, in, len);
+        if (scan_stack(what) == 0)
+            tu_pass();
+
+        snprintf(what, sizeof what, "AES-%zu GCM (%s+%s) decrypt of %zu B",
+                 8 * kl, backend, engine, len);
+        clear_stack();
+        if (rijn_gcm_decrypt(&gk, out, tag, 16, iv, 12, aad, sizeof aad, ct,
+                             len) != 0)
+            tu_fail("%s: the tag does not verify", what);
+        else if (scan_stack(what) == 0)
+            tu_pass();
+
+        snprintf(what, sizeof what,
+                 "AES-%zu GCM (%s+%s) failing decrypt of %zu B", 8 * kl,
+                 backend, engine, len);
+        clear_stack();
+        if (rijn_gcm_decrypt(&gk, out, bad, 16, iv, 12, aad, sizeof aad, ct,
+                             len) != -1)
+            tu_fail("%s: a wrong tag verifies", what);
+        else if (scan_stack(what) == 0)
+            tu_pass();
+
+        snprintf(what, sizeof what,
+                 "AES-%zu GCM (%s+%s) streaming encrypt of %zu B in "
+                 "%zu+%zu+%zu", 8 * kl, backend, engine, len, cut1,
+                 cut2 - cut1, len - cut2);
+        clear_stack();
+        rijn_gcm_start(&c, &gk, iv, 12);
+        rijn_gcm_aad(&c, aad, 7);
+        rijn_gcm_aad(&c, aad + 7, sizeof aad - 7);
+        rijn_gcm_encrypt_update(&c, out, in, cut1);
+        rijn_gcm_encrypt_update(&c, out + cut1, in + cut1, cut2 - cut1);
+        rijn_gcm_encrypt_update(&c, out + cut2, in + cut2, len - cut2);
+        rijn_gcm_finish(&c, tag, 16);
+        if (scan_stack(what) == 0)
+            tu_pass();
+
+        snprintf(what, sizeof what,
+                 "AES-%zu GCM (%s+%s) streaming decrypt of %zu B in "
+                 "%zu+%zu+%zu", 8 * kl, backend, engine, len, cut1,
+                 cut2 - cut1, len - cut2);
+        clear_stack();
+        rijn_gcm_start(&c, &gk, iv, 12);
+        rijn_gcm_aad(&c, aad, sizeof aad);
+        rijn_gcm_decrypt_update(&c, out, ct, cut1);
+        rijn_gcm_decrypt_update(&c, out + cut1, ct + cut1, cut2 - cut1);
+        rijn_gcm_decrypt_update(&c, out + cut2, ct + cut2, len - cut2);
+        if (rijn_gcm_verify(&c, tag, 16) != 0)
+            tu_fail("%s: the tag does not verify", what);
+        else if (scan_stack(what) == 0)
+            tu_pass();
+    }
+    rijn_gcm_key_wipe(&gk);
+out:
+    rijn_aes_key_wipe(&ref);
+}
+
+/* GCM with the engine a key for this backend pairs with (as
+ * rijn_gcm_setkey picks it), and with ct64 also every engine no backend
+ * is fused with (ctmul64, ctmul32: the portable ones) that this CPU runs;
+ * not the ref engine (variable time, a test oracle). */
+static void run_gcm_all(const char *backend, tu_rng *rng)
+{
+    const rijn_ghash_engine *paired = rijn_ghash_for(backend);
+    rijn_impl_info info;
+
+    if (paired == NULL) {
+        tu_fail("no GHASH engine pairs with %s", backend);
+        return;
+    }
+    for (size_t kl = 16; kl <= 32; kl += 8)
+        run_gcm(backend, paired->base.name, kl, rng);
+    if (strcmp(backend, "ct64") != 0)
+        return;
+    for (size_t i = 0; rijn_gcm_impl_get(i, &info) == 0; i++) {
+        const rijn_ghash_engine *e = rijn_ghash_find(info.name);
+        if (e == NULL || e == paired || e->fused_aes != NULL ||
+            !info.available || strcmp(info.name, "ref") == 0)
+            continue;
+        run_gcm(backend, info.name, 16, rng);
+        run_gcm(backend, info.name, 32, rng);
+    }
+}
+
 /* Poly1305-AES: the AES of the nonce and the key must not remain. */
 static void run_mac(tu_rng *rng)
 {
@@ -292,6 +487,7 @@ int main(int argc, char **argv)
     run(argv[1], 16, &rng);
     run(argv[1], 24, &rng);
     run(argv[1], 32, &rng);
+    run_gcm_all(argv[1], &rng);
     /* Poly1305-AES uses the default backend and engine; run it once,
      * with the test of the default backend. */
     if (strcmp(argv[1], rijn_impl_default()) == 0)
