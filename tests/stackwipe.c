@@ -22,11 +22,12 @@
  *     the GHASH value the mask is added to (it gives the mask to anyone
  *     with the tag);
  * computed independently (ref ECB over the test's own counter blocks).
- * Copies the compiler spills to the stack on its own are outside the
- * policy, but they would show here too: then the fix is to keep them in a
- * buffer the function wipes, or to run the kernel in a function of its own
- * and clear the stack below after it (rijn_stack_burn: ref, altivec,
- * vpmsum, vpclmul-avx2's fused kernels). Values left in registers are
+ * Copies the compiler spills to the stack on its own are covered by the
+ * policy too (rijn.h: a backend clears what its compiled code copies to
+ * the stack), and they show here: the fix is to keep them in a buffer the
+ * function wipes (vpclmul-avx2's fused loop), or to run the kernel in a
+ * function of its own and clear the stack below after it
+ * (rijn_stack_burn: ref, altivec-vperm, altivec, vpmsum). Values left in registers are
  * outside it and must not show: see below. Not run under sanitizers (their
  * stack layout is not the real one) or valgrind (it would flag the scan's
  * reads of dead stack as uninitialised, which they are meant to be).

@@ -9,7 +9,8 @@
  * rijn_gcm_key.h (RIJN_GHASH_KEY_WORDS words, 64-byte aligned) in the
  * engine's layout.
  *
- *   key_bytes  bytes of hk that init writes (what the key wipe clears).
+ *   key_bytes  bytes of hk that init writes (the key wipe clears the whole
+ *              key object, whatever an earlier setup wrote).
  *   init       hk := the engine's form of H (and its powers).
  *   blocks     y := (...((y ^ X_1) H ^ X_2) H ...) H over nblocks 16-byte
  *              blocks X_i of in; nblocks may be 0.
