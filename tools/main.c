@@ -8,12 +8,15 @@
  *   rijn impl                                                (backends)
  *   rijn speed [options]                                     (benchmark)
  */
-#define _POSIX_C_SOURCE 200809L
 
+#define _GNU_SOURCE /* F_SETPIPE_SZ; implies POSIX 2008 */
+
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "rijn.h"
 #include "tool.h"
@@ -155,4 +158,16 @@ int main(int argc, char **argv)
         return cmd_speed(argc - 1, argv + 1);
     tool_err("unknown command '%s' (try `rijn --help`)", cmd);
     return 1;
+}
+
+void tool_grow_pipe(int fd, int bytes)
+{
+#ifdef F_SETPIPE_SZ
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode))
+        (void)fcntl(fd, F_SETPIPE_SZ, bytes);
+#else
+    (void)fd;
+    (void)bytes;
+#endif
 }

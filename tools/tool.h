@@ -47,6 +47,11 @@ void tool_verr(const char *fmt, va_list ap)
 /* 1 if s is "-h", "-help" or "--help". */
 int tool_is_help(const char *s);
 
+/* If fd is a pipe, ask the kernel to make its buffer `bytes` long (fewer
+ * system calls and context switches per megabyte; best effort: a refusal,
+ * e.g. over /proc/sys/fs/pipe-max-size, is ignored). */
+void tool_grow_pipe(int fd, int bytes);
+
 /* Explain why RIJN_IMPL is unusable (if it is); returns 0 if it is fine. */
 int tool_check_rijn_impl_env(const char *prog);
 

@@ -117,17 +117,6 @@ static void *stream_writer(void *arg)
     return NULL;
 }
 
-static void grow_pipe(int fd)
-{
-#ifdef F_SETPIPE_SZ
-    struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode))
-        (void)fcntl(fd, F_SETPIPE_SZ, (int)CHUNK);
-#else
-    (void)fd;
-#endif
-}
-
 /* Start the workers (up to nw); returns how many started. */
 static int stream_start_workers(struct stream *s, pthread_t *workers, int nw)
 {
@@ -178,8 +167,8 @@ int stream_engine(struct enc_run *r, uint64_t total)
         s.slots[i].seq = UINT64_MAX;
     }
     progress_init(&s.pg, r->progress, total);
-    grow_pipe(r->src->fd);
-    grow_pipe(r->dst->fd);
+    tool_grow_pipe(r->src->fd, (int)CHUNK);
+    tool_grow_pipe(r->dst->fd, (int)CHUNK);
 
     if (pthread_create(&writer, NULL, stream_writer, &s) != 0)
         goto oom;

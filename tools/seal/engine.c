@@ -370,6 +370,10 @@ int seal_run_data(struct seal_run *r)
     pthread_mutex_init(&e->mu, NULL);
     pthread_cond_init(&e->cv, NULL);
     progress_init(&e->pg, r->progress, r->total);
+    /* a slot's worth per pipe buffer: one read and one write per slot */
+    if (r->in_map == NULL)
+        tool_grow_pipe(r->in_fd, (int)(SLOT_CHUNKS * RIJN_CHUNK));
+    tool_grow_pipe(r->out_fd, (int)(SLOT_CHUNKS * RIJN_CHUNK));
 
     if (pthread_create(&reader, NULL, reader_main, e) != 0) {
         tool_err("%s: cannot start a thread", r->who);
