@@ -22,6 +22,11 @@
  *              as in the ctr32 kernels; out may equal in exactly.
  * Without them the mode code runs the backend's ctr32 and blocks in turn,
  * a few KiB at a time.
+ *   fused_short  1: one-shot messages of a few whole blocks are faster
+ *              through enc/dec (vpclmul-avx512's masked single batch) than
+ *              through the mode's short path (one ctr32 batch with E(J0),
+ *              one blocks call; see oneshot_short in gcm.c), which still
+ *              takes those with a partial last block.
  */
 #ifndef RIJN_GHASH_H
 #define RIJN_GHASH_H
@@ -35,6 +40,7 @@ typedef struct rijn_ghash_engine {
     void (*blocks)(const uint64_t *hk, uint8_t y[16], const uint8_t *in,
                    size_t nblocks);
     const char *fused_aes;
+    int fused_short;
     void (*enc)(const rijn_aes_key *k, const uint64_t *hk, uint8_t y[16],
                 const uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                 size_t nblocks);

@@ -671,6 +671,7 @@ const rijn_ghash_engine rijn_ghash_vpclmul_avx512 = {
     .init = vp_init,
     .blocks = vp_blocks,
     .fused_aes = "vaes-avx512",
+    .fused_short = 1,
     .enc = vp_enc,
     .dec = vp_dec,
 };

@@ -142,9 +142,9 @@ static void inc32(uint8_t ctr[16], uint64_t n)
     rijn_store32_be(ctr + 12, rijn_load32_be(ctr + 12) + (uint32_t)n);
 }
 
-/* J0 from the IV (5.2.1.1); ek0 = E(J0); ctr = inc32(J0). */
-static void start(const rijn_gcm_key *k, uint8_t ctr[16], uint8_t ek0[16],
-                  const uint8_t *iv, size_t iv_len)
+/* ctr = J0 from the IV (5.2.1.1). */
+static inline __attribute__((always_inline)) void j0(const rijn_gcm_key *k, uint8_t ctr[16], const uint8_t *iv,
+               size_t iv_len)
 {
     if (iv_len == 12) {
         memcpy(ctr, iv, 12);
@@ -156,6 +156,13 @@ static void start(const rijn_gcm_key *k, uint8_t ctr[16], uint8_t ek0[16],
         rijn_store64_be(lens + 8, (uint64_t)iv_len * 8);
         k->ghash->blocks(k->h, ctr, lens, 1);
     }
+}
+
+/* ctr = J0; ek0 = E(J0); ctr = inc32(J0). */
+static void start(const rijn_gcm_key *k, uint8_t ctr[16], uint8_t ek0[16],
+                  const uint8_t *iv, size_t iv_len)
+{
+    j0(k, ctr, iv, iv_len);
     k->aes.impl->ecb(&k->aes, ek0, ctr, 1);
     inc32(ctr, 1);
 }
@@ -214,6 +221,49 @@ static int valid_lengths(size_t iv_len, size_t tag_len, size_t aad_len,
            within(aad_len, GCM_MAX_AAD) && within(len, GCM_MAX_DATA);
 }
 
+/* Short one-shot messages: at most this many bytes of data and of AAD. */
+#define SHORT_DATA (7 * 16)
+#define SHORT_AAD (4 * 16)
+
+/*
+ * A short message in two kernel calls instead of four or five: E(J0) and
+ * the keystream as one AES batch (J0, J0 + 1, ...: inc32, as the kernels
+ * step the low word), then one GHASH call over the padded AAD, the padded
+ * ciphertext and the lengths block. Packets of a few dozen bytes are
+ * dominated by calls and by AES latency, which one batch overlaps.
+ */
+__attribute__((noinline)) /* its buffers stay out of oneshot's frame */
+static void oneshot_short(const rijn_gcm_key *k, uint8_t *out,
+                          uint8_t tag[16], const uint8_t *iv, size_t iv_len,
+                          const uint8_t *aad, size_t aad_len,
+                          const uint8_t *in, size_t len, int decrypt)
+{
+    static const uint8_t zero[16 * (1 + SHORT_DATA / 16)];
+    RIJN_ALIGN(64) uint8_t ks[16 * (1 + SHORT_DATA / 16)];
+    RIJN_ALIGN(64) uint8_t g[SHORT_AAD + SHORT_DATA + 16];
+    uint8_t ctr[16], y[16] = {0};
+    size_t na = (aad_len + 15) / 16, nd = (len + 15) / 16;
+
+    j0(k, ctr, iv, iv_len);
+    k->aes.impl->ctr32(&k->aes, ks, zero, 1 + nd, ctr);
+    memset(g, 0, 16 * (na + nd));
+    if (aad_len > 0)
+        memcpy(g, aad, aad_len);
+    if (len > 0) {
+        if (decrypt)
+            memcpy(g + 16 * na, in, len);
+        rijn_xor_bytes(out, in, ks + 16, len);
+        if (!decrypt)
+            memcpy(g + 16 * na, out, len);
+    }
+    rijn_store64_be(g + 16 * (na + nd), (uint64_t)aad_len * 8);
+    rijn_store64_be(g + 16 * (na + nd) + 8, (uint64_t)len * 8);
+    k->ghash->blocks(k->h, y, g, na + nd + 1);
+    rijn_xor_bytes(tag, y, ks, 16);
+    rijn_burn(ks, 16 * (1 + nd));
+    rijn_burn(y, sizeof y);
+}
+
 /* One shot over a whole message: the full tag of aad and the ciphertext. */
 static void oneshot(const rijn_gcm_key *k, uint8_t *out, uint8_t tag[16],
                     const uint8_t *iv, size_t iv_len, const uint8_t *aad,
@@ -223,6 +273,12 @@ static void oneshot(const rijn_gcm_key *k, uint8_t *out, uint8_t tag[16],
     uint8_t ctr[16], ek0[16], y[16] = {0};
     size_t full = len / 16, rest = len % 16;
 
+    if (len <= SHORT_DATA && aad_len <= SHORT_AAD &&
+        (!k->ghash->fused_short || len % 16 != 0)) {
+        oneshot_short(k, out, tag, iv, iv_len, aad, aad_len, in, len,
+                      decrypt);
+        return;
+    }
     start(k, ctr, ek0, iv, iv_len);
     ghash_padded(k, y, aad, aad_len);
     blocks(k, y, ctr, out, in, full, decrypt);
