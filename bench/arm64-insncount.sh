@@ -39,50 +39,27 @@
 set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
+name=arm64-insncount
+# shellcheck source=bench/insncount-lib.sh
+. "$here/bench/insncount-lib.sh"
 cpu=max
 bdir=./build-insncount-arm64
-impls=""
-scale=1
+fmt=%.2f
 with_openssl=1
 
 while getopts c:b:i:s:Oh opt; do
-    case $opt in
-    c) cpu=$OPTARG ;;
-    b) bdir=$OPTARG ;;
-    i) impls=$OPTARG ;;
-    s) scale=$OPTARG ;;
+    common_opt "$opt" || case $opt in
     O) with_openssl=0 ;;
-    *) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2 ;;
+    *) usage ;;
     esac
 done
 
-mkdir -p "$bdir"
-bdir=$(cd "$bdir" && pwd)
-qemu="qemu-aarch64 -cpu $cpu"
+workdir
+build_plugin
+build_rijn aarch64 "$bdir/rijn"
+build_driver "$here/bench/insncount_driver.c" "$bdir/rijn_driver"
 
-# 1. the TCG plugin (host gcc)
-src=${RIJN_INSNCOUNT_SRC:-$here/../shared/tools/qemu-insncount/insncount.c}
-if [ ! -f "$src" ]; then
-    echo "arm64-insncount: plugin source not found: $src (set RIJN_INSNCOUNT_SRC)" >&2
-    exit 1
-fi
-plugin=$bdir/libinsncount.so
-if [ ! -f "$plugin" ] || [ "$src" -nt "$plugin" ]; then
-    gcc -O2 -shared -fPIC -o "$plugin" "$src"
-fi
-
-# 2. librijn and its driver
-echo "== building librijn for aarch64 in $bdir/rijn" >&2
-cmake -S "$here" -B "$bdir/rijn" -DCMAKE_TOOLCHAIN_FILE="$here/cmake/toolchains/aarch64.cmake" \
-    -DCMAKE_BUILD_TYPE=Release -DRIJN_QEMU_CPU="$cpu" \
-    -DRIJN_BUILD_TESTS=OFF -DRIJN_BUILD_TOOLS=OFF >"$bdir/configure.log" 2>&1 ||
-    { tail -n 20 "$bdir/configure.log" >&2; exit 1; }
-cmake --build "$bdir/rijn" -j"${RIJN_JOBS:-2}" --target rijn_static >"$bdir/build.log" 2>&1 ||
-    { grep -E "error" "$bdir/build.log" | head -n 20 >&2; exit 1; }
-aarch64-linux-gnu-gcc -std=c11 -O2 -static -I"$here/include" \
-    "$here/bench/insncount_driver.c" "$bdir/rijn/librijn.a" -o "$bdir/rijn_driver"
-
-# 3. Debian's arm64 OpenSSL, unpacked into $bdir/openssl
+# Debian's arm64 OpenSSL, unpacked into $bdir/openssl
 ossl=$bdir/openssl
 if [ "$with_openssl" = 1 ] && [ ! -f "$ossl/usr/lib/aarch64-linux-gnu/libcrypto.so.3" ]; then
     echo "== fetching libssl3:arm64 and libssl-dev:arm64 into $ossl" >&2
@@ -107,57 +84,42 @@ if [ "$with_openssl" = 1 ]; then
         -L"$ossl/usr/lib/aarch64-linux-gnu" -lcrypto -o "$bdir/openssl_driver"
 fi
 
-# count PROGRAM OP BITS N -> guest instructions of the whole process
-count() {
-    prog=$1
-    shift
+# guest ARGS: qemu-aarch64 for the driver of $prog (rijn or openssl)
+guest() {
     if [ "$prog" = rijn ]; then
-        out=$($qemu -plugin "$plugin" -d plugin "$bdir/rijn_driver" "$@" 2>&1) ||
-            { echo "arm64-insncount: rijn driver failed ($*): $out" >&2; exit 1; }
-        case $out in
-        *"impl $RIJN_IMPL "*) ;;
-        *) echo "arm64-insncount: backend $RIJN_IMPL did not run: $out" >&2; exit 1 ;;
-        esac
-        info=$(echo "$out" | sed -n 's/^\(impl .*\) check.*/\1/p')
+        qemu-aarch64 -cpu "$cpu" "$@"
     else
-        out=$($qemu -L /usr/aarch64-linux-gnu \
-            -E LD_LIBRARY_PATH="$ossl/usr/lib/aarch64-linux-gnu" \
-            -plugin "$plugin" -d plugin "$bdir/openssl_driver" "$@" 2>&1) ||
-            { echo "arm64-insncount: OpenSSL driver failed ($*): $out" >&2; exit 1; }
-        info=$(echo "$out" | sed -n 's/^openssl \(.*\) check.*/\1/p')
+        qemu-aarch64 -cpu "$cpu" -L /usr/aarch64-linux-gnu \
+            -E LD_LIBRARY_PATH="$ossl/usr/lib/aarch64-linux-gnu" "$@"
     fi
-    echo "$out" | sed -n 's/.*insns_total \([0-9]*\).*/\1/p'
 }
-
-# per PROGRAM OP BITS N BYTES -> instructions per byte (per op if BYTES 0)
-per() {
-    c0=$(count "$1" "$2" "$3" 0)
-    cn=$(count "$1" "$2" "$3" "$4")
-    awk -v a="$c0" -v b="$cn" -v n="$4" -v by="$5" 'BEGIN {
-        v = (b - a) / n; if (by > 0) printf "%.2f", v / by; else printf "%.0f", v }'
-}
-
-s() { echo $(($1 * scale)); }
 
 row() { # PROGRAM LABEL
-    ctr128=$(per "$1" stream 128 "$(s 16)" 4096)
-    ctr256=$(per "$1" stream 256 "$(s 16)" 4096)
-    p40=$(per "$1" p40 128 "$(s 100)" 40)
-    key=$(per "$1" key 128 "$(s 20)" 0)
-    poly=$(per "$1" poly 128 "$(s 16)" 4096)
-    poly64=$(per "$1" poly64 128 "$(s 50)" 64)
-    gcm=$(per "$1" gcm 128 "$(s 16)" 4096)
-    gcm1420=$(per "$1" gcm1420 128 "$(s 10)" 1420)
-    gcm64=$(per "$1" gcm64 128 "$(s 50)" 64)
-    gcm256=$(per "$1" gcm 256 "$(s 16)" 4096)
-    count "$1" gcm 128 0 >/dev/null
+    prog=$1
+    if [ "$prog" = rijn ]; then
+        drv=$bdir/rijn_driver expect="impl $RIJN_IMPL "
+    else
+        drv=$bdir/openssl_driver expect="openssl "
+    fi
+    ctr128=$(per stream 128 "$(s 16)" 4096)
+    ctr256=$(per stream 256 "$(s 16)" 4096)
+    p40=$(per p40 128 "$(s 100)" 40)
+    key=$(per key 128 "$(s 20)" 0)
+    poly=$(per poly 128 "$(s 16)" 4096)
+    poly64=$(per poly64 128 "$(s 50)" 64)
+    gcm=$(per gcm 128 "$(s 16)" 4096)
+    gcm1420=$(per gcm1420 128 "$(s 10)" 1420)
+    gcm64=$(per gcm64 128 "$(s 50)" 64)
+    gcm256=$(per gcm 256 "$(s 16)" 4096)
+    count gcm 128 0 >/dev/null
     printf '| %s | %s | %s | %s | %s | %s / %s | %s / %s / %s | %s |\n' "$2" \
         "$ctr128" "$ctr256" "$p40" "$key" "$poly" "$poly64" "$gcm" "$gcm1420" \
         "$gcm64" "$gcm256"
 }
 
+prog=rijn
 if [ -z "$impls" ]; then
-    impls=$($qemu "$bdir/rijn_driver" list | grep -vx ref | tr '\n' ' ')
+    impls=$(guest "$bdir/rijn_driver" list | grep -vx ref | tr '\n' ' ')
 fi
 
 printf '\nGuest instructions under qemu-aarch64 -cpu %s: instructions/byte; key setup\n' "$cpu"
@@ -168,7 +130,7 @@ notes=""
 for impl in $impls; do
     RIJN_IMPL=$impl
     export RIJN_IMPL
-    out=$($qemu "$bdir/rijn_driver" gcm 128 0)
+    out=$(guest "$bdir/rijn_driver" gcm 128 0)
     ghash=$(echo "$out" | sed -n 's/.* ghash \([^ ]*\) .*/\1/p')
     pengine=$(echo "$out" | sed -n 's/.* poly1305 \([^ ]*\) check.*/\1/p')
     row rijn "rijn \`$impl\` (GHASH \`$ghash\`)"
@@ -177,8 +139,8 @@ unset RIJN_IMPL
 notes="rijn's Poly1305 columns: the default engine, \`$pengine\`."
 if [ "$with_openssl" = 1 ]; then
     unset OPENSSL_armcap || true
-    version=$($qemu -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH="$ossl/usr/lib/aarch64-linux-gnu" \
-        "$bdir/openssl_driver" key 128 0 | sed -n 's/^openssl \(.*\) check.*/\1/p')
+    prog=openssl
+    version=$(guest "$bdir/openssl_driver" key 128 0 | sed -n 's/^openssl \(.*\) check.*/\1/p')
     row openssl "*OpenSSL, crypto extension (aesv8-armx, PMULL)*"
     OPENSSL_armcap=1
     export OPENSSL_armcap

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "insncount_common.h"
 #include "rijn.h"
 #include "rijn_gcm.h"
 #include "rijn_poly1305.h"
@@ -50,19 +51,10 @@ static rijn_poly1305_ctx pctx;
 
 enum { OP_STREAM, OP_P40, OP_P576, OP_P1500, OP_IMIX, OP_KEY, OP_IV,
        OP_GCM, OP_GCM1420, OP_GCM64, OP_POLY, OP_POLY64 };
-
-static int parse_op(const char *op)
-{
-    static const char *const names[] = {"stream", "p40", "p576", "p1500",
-                                        "imix", "key", "iv", "gcm",
-                                        "gcm1420", "gcm64", "poly",
-                                        "poly64"};
-    for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
-        if (strcmp(op, names[i]) == 0)
-            return i;
-    fprintf(stderr, "insncount_driver: unknown operation %s\n", op);
-    exit(2);
-}
+static const char *const op_names[] = {"stream", "p40", "p576", "p1500",
+                                       "imix", "key", "iv", "gcm",
+                                       "gcm1420", "gcm64", "poly", "poly64",
+                                       NULL};
 
 static void packet(size_t len)
 {
@@ -142,33 +134,25 @@ int main(int argc, char **argv)
         }
         return 0;
     }
-    if (argc != 4) {
-        fprintf(stderr, "usage: insncount_driver list | OP BITS N\n");
-        return 2;
-    }
-    int op = parse_op(argv[1]);
-    size_t bits = strtoul(argv[2], NULL, 10);
-    unsigned long n = strtoul(argv[3], NULL, 10);
+    struct insncount_cmd cmd = insncount_command(
+        argc, argv, "insncount_driver", "insncount_driver list | OP BITS N",
+        op_names);
 
-    for (size_t i = 0; i < sizeof key; i++)
-        key[i] = (unsigned char)(3 * i + 1);
-    for (size_t i = 0; i < sizeof iv; i++)
-        iv[i] = (unsigned char)(0xf0 + i);
-    for (size_t i = 0; i < sizeof buf; i++)
-        buf[i] = (unsigned char)i;
-    if (rijn_aes_ctr_init(&ctx, key, bits / 8, iv) != 0) {
+    insncount_inputs(key, sizeof key, iv, sizeof iv, buf, sizeof buf);
+    if (rijn_aes_ctr_init(&ctx, key, cmd.bits / 8, iv) != 0) {
         fprintf(stderr, "insncount_driver: key setup failed (bits %zu, "
-                "RIJN_IMPL=%s)\n", bits, getenv("RIJN_IMPL") ? getenv("RIJN_IMPL") : "");
+                "RIJN_IMPL=%s)\n", cmd.bits,
+                getenv("RIJN_IMPL") ? getenv("RIJN_IMPL") : "");
         return 1;
     }
-    if (rijn_gcm_setkey(&gkey, key, bits / 8) != 0 ||
+    if (rijn_gcm_setkey(&gkey, key, cmd.bits / 8) != 0 ||
         rijn_gcm_start(&gctx, &gkey, iv, 12) != 0 ||
         rijn_poly1305_init(&pctx, key) != 0) {
         fprintf(stderr, "insncount_driver: GCM or Poly1305 setup failed\n");
         return 1;
     }
-    run(op, bits, 1); /* warm-up, in both the N and the 0 run */
-    run(op, bits, n);
+    run(cmd.op, cmd.bits, 1); /* warm-up, in both the N and the 0 run */
+    run(cmd.op, cmd.bits, cmd.n);
     printf("impl %s ghash %s poly1305 %s check %02x\n",
            rijn_aes_key_impl(&ctx.key), rijn_gcm_key_ghash(&gkey),
            rijn_poly1305_ctx_impl(&pctx), buf[0]);

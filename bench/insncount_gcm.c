@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "insncount_common.h"
 #include "rijn.h"
 
 static RIJN_ALIGN(64) unsigned char buf[4096];
@@ -40,17 +41,8 @@ static unsigned char key[32], iv[12];
 
 enum { OP_STREAM, OP_DSTREAM, OP_AAD, OP_P16, OP_P64, OP_P576, OP_P1420,
        OP_KEY };
-
-static int parse_op(const char *op)
-{
-    static const char *const names[] = {"stream", "dstream", "aad", "p16",
-                                        "p64", "p576", "p1420", "key"};
-    for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
-        if (strcmp(op, names[i]) == 0)
-            return i;
-    fprintf(stderr, "insncount_gcm: unknown operation %s\n", op);
-    exit(2);
-}
+static const char *const op_names[] = {"stream", "dstream", "aad", "p16",
+                                       "p64", "p576", "p1420", "key", NULL};
 
 static void packet(size_t len)
 {
@@ -115,33 +107,24 @@ int main(int argc, char **argv)
         }
         return 0;
     }
-    if (argc != 4) {
-        fprintf(stderr, "usage: insncount_gcm list | OP BITS N\n");
-        return 2;
-    }
-    int op = parse_op(argv[1]);
-    size_t bits = strtoul(argv[2], NULL, 10);
-    unsigned long n = strtoul(argv[3], NULL, 10);
+    struct insncount_cmd cmd = insncount_command(
+        argc, argv, "insncount_gcm", "insncount_gcm list | OP BITS N",
+        op_names);
 
-    for (size_t i = 0; i < sizeof key; i++)
-        key[i] = (unsigned char)(3 * i + 1);
-    for (size_t i = 0; i < sizeof iv; i++)
-        iv[i] = (unsigned char)(0xf0 + i);
-    for (size_t i = 0; i < sizeof buf; i++)
-        buf[i] = (unsigned char)i;
-    if (rijn_gcm_setkey(&gk, key, bits / 8) != 0 ||
+    insncount_inputs(key, sizeof key, iv, sizeof iv, buf, sizeof buf);
+    if (rijn_gcm_setkey(&gk, key, cmd.bits / 8) != 0 ||
         rijn_gcm_start(&ctx, &gk, iv, sizeof iv) != 0) {
         fprintf(stderr, "insncount_gcm: key setup failed (bits %zu, "
-                "RIJN_IMPL=%s, RIJN_GHASH_IMPL=%s)\n", bits,
+                "RIJN_IMPL=%s, RIJN_GHASH_IMPL=%s)\n", cmd.bits,
                 getenv("RIJN_IMPL") ? getenv("RIJN_IMPL") : "",
                 getenv("RIJN_GHASH_IMPL") ? getenv("RIJN_GHASH_IMPL") : "");
         return 1;
     }
-    if (op == OP_STREAM || op == OP_DSTREAM) /* leave the AAD state */
-        (op == OP_STREAM ? rijn_gcm_encrypt_update
-                         : rijn_gcm_decrypt_update)(&ctx, buf, buf, 0);
-    run(op, bits, 1); /* warm-up, in both the N and the 0 run */
-    run(op, bits, n);
+    if (cmd.op == OP_STREAM || cmd.op == OP_DSTREAM) /* leave the AAD state */
+        (cmd.op == OP_STREAM ? rijn_gcm_encrypt_update
+                             : rijn_gcm_decrypt_update)(&ctx, buf, buf, 0);
+    run(cmd.op, cmd.bits, 1); /* warm-up, in both the N and the 0 run */
+    run(cmd.op, cmd.bits, cmd.n);
     printf("impl %s ghash %s check %02x\n", rijn_aes_key_impl(&gk.aes),
            rijn_gcm_key_ghash(&gk), buf[0] ^ tag[0]);
     return 0;
