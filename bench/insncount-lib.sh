@@ -9,6 +9,11 @@
 # costs cancelled out.
 # shellcheck shell=sh disable=SC2034,SC2154
 
+# The tables include ref, the variable-time oracle, on purpose: the library
+# refuses it from RIJN_IMPL without this opt-in (rijn.h, Environment).
+RIJN_ALLOW_VARIABLE_TIME=1
+export RIJN_ALLOW_VARIABLE_TIME
+
 # The options the scripts have in common (each takes those its getopts
 # string names); the script may change a default after sourcing this.
 arch=ppc
