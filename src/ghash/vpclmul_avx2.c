@@ -65,7 +65,7 @@
 #define VP_INLINE static inline __attribute__((always_inline, \
     target(RIJN_X86_TARGET(VP_FEATURES))))
 
-#define NPOW 16          /* powers of H: blocks per step */
+#define NPOW 16          /* powers of H: blocks per step (vp_init builds 16) */
 #define HX_UNIT NPOW     /* 16-byte unit of the first halves' XORs */
 #define KEY_BYTES (16 * NPOW + 8 * NPOW)
 
@@ -257,18 +257,25 @@ VP_FN static void vp_init(uint64_t *hk, const uint8_t h[16])
                                  BSWAP128);
     const __m128i top = _mm_shuffle_epi32(_mm_srai_epi32(x, 31), 0xff);
     const __m128i carry = _mm_slli_si128(_mm_srli_epi64(x, 63), 8);
-    __m128i p;
     size_t i;
 
     /* y * H (see pclmul.c) */
     x = _mm_or_si128(_mm_slli_epi64(x, 1), carry);
     x = _mm_xor_si128(x, _mm_and_si128(top, GFPOLY128));
-    p = x;
-    for (i = 1; i <= NPOW; i++) {
-        _mm_store_si128((__m128i *)(void *)(k + 16 * (NPOW - i)), p);
-        if (i < NPOW)
-            p = vp_mul128(p, x);
-    }
+    /* H^1..H^16 as a tree of products, four multiplications deep (H^2;
+     * H^3, H^4; H^4 * H^1..4; H^8 * H^1..8), not a chain of fifteen: the
+     * products of one level are independent and overlap. Built in place
+     * in the key (H^i at 16 (NPOW - i)), so no copy is left elsewhere. */
+#define VP_POW(i) (*(__m128i *)(void *)(k + 16 * (NPOW - (i))))
+    VP_POW(1) = x;
+    VP_POW(2) = vp_mul128(x, x);
+    VP_POW(3) = vp_mul128(VP_POW(2), x);
+    VP_POW(4) = vp_mul128(VP_POW(2), VP_POW(2));
+    for (i = 1; i <= 4; i++)
+        VP_POW(4 + i) = vp_mul128(VP_POW(4), VP_POW(i));
+    for (i = 1; i <= 8; i++)
+        VP_POW(8 + i) = vp_mul128(VP_POW(8), VP_POW(i));
+#undef VP_POW
     /* halves' XORs: registers 2m and 2m+1 in qwords 0 and 1 of each lane */
     for (i = 0; i < 4; i++) {
         const __m256i a = _mm256_load_si256((const __m256i *)(const void *)(k + 64 * i));
