@@ -22,8 +22,9 @@
  * at any offset, schoolbook, one reduction.
  *
  * Fused AES-GCM (vaes-avx2's key layout: 32 bytes per round key, the key
- * twice): one stitched loop over the data, 16 blocks per iteration: the 8
- * YMM of AES-CTR state run their rounds while the GHASH of the previous
+ * twice; its round key, round and counter helpers from vaes_avx2.h): one
+ * stitched loop over the data, 16 blocks per iteration: the 8 YMM of
+ * AES-CTR state run their rounds while the GHASH of the previous
  * batch's ciphertext (encryption) or of this batch's input (decryption)
  * is computed between them, one register's products per round, the one
  * that takes y last (so the previous reduction has seven rounds to
@@ -53,14 +54,13 @@
  * qword 1 for 2m+1).
  */
 #include "ghash/ghash.h"
+#include "aes/x86/vaes_avx2.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(RIJN_X86_VAES_AVX2)
 
-#include <immintrin.h>
-
+/* vaes-avx2's target (its helpers inline here) and the carry-less products */
 #define VP_FEATURES(F) \
-    F(SSSE3, "ssse3") F(PCLMUL, "pclmul") F(AESNI, "aes") F(AVX, "avx") \
-    F(AVX2, "avx2") F(VAES, "vaes") F(VPCLMUL, "vpclmulqdq")
+    V2_FEATURES(F) F(PCLMUL, "pclmul") F(VPCLMUL, "vpclmulqdq")
 #define VP_FN __attribute__((target(RIJN_X86_TARGET(VP_FEATURES))))
 #define VP_INLINE static inline __attribute__((always_inline, \
     target(RIJN_X86_TARGET(VP_FEATURES))))
@@ -306,20 +306,8 @@ VP_FN static void vp_blocks(const uint64_t *hk, uint8_t y[16],
  * Fused AES-CTR + GHASH with the vaes-avx2 key layout
  * --------------------------------------------------------------------- */
 
-/* Byte-swap the low 32-bit counter word of each lane; self-inverse. */
-#define SWAP32 _mm256_broadcastsi128_si256(_mm_set_epi8( \
-    12, 13, 14, 15, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0))
-
-VP_INLINE __m256i vp_rk(const rijn_aes_key *k, unsigned r)
-{
-    return _mm256_load_si256((const __m256i *)(const void *)k->rk + r);
-}
-
-/* x in the low-word dword (3) of both lanes */
-VP_INLINE __m256i vp_lanes(int x)
-{
-    return _mm256_set_epi32(x, 0, 0, 0, x, 0, 0, 0);
-}
+/* Round keys (v2_rk), counters (V2_SWAP32, v2_lanes, v2_counters) and the
+ * rolled rounds of the short path (v2_rounds): vaes_avx2.h. */
 
 /* One AES round on s[i] (round key kr), then an empty asm that ties it
  * to v: the compiler keeps the GHASH operation that made v between this
@@ -354,7 +342,7 @@ VP_INLINE void vp_round(const rijn_aes_key *k, const uint8_t *hk,
                         const uint8_t *g, __m256i *s, vp_acc *a, __m128i *y,
                         const unsigned r, const unsigned nr, const int hash)
 {
-    const __m256i kr = vp_rk(k, r);
+    const __m256i kr = v2_rk(k, r);
     const size_t jj = hash ? vp_slot(r, nr) : 8;
     size_t j;
 
@@ -421,7 +409,7 @@ VP_INLINE __m128i vp_step(const rijn_aes_key *k, const uint8_t *hk,
     a.lo = a.mi = a.hi = _mm256_setzero_si256();
     for (q = 0; q < 2; q++) {
         const __m256i b = _mm256_shuffle_epi8(
-            q == 0 ? c : _mm256_add_epi32(c, vp_lanes(8)), SWAP32);
+            q == 0 ? c : _mm256_add_epi32(c, v2_lanes(8)), V2_SWAP32);
         for (j = 0; j < 4; j++)
             s[4 * q + j] = _mm256_xor_si256(b, _mm256_load_si256(ks + j));
     }
@@ -445,7 +433,7 @@ VP_INLINE __m128i vp_step(const rijn_aes_key *k, const uint8_t *hk,
     for (j = 0; j < 8; j++)
         _mm256_storeu_si256((__m256i *)(void *)(out + 32 * j),
                             _mm256_aesenclast_epi128(s[j], _mm256_xor_si256(
-                                vp_rk(k, nr), _mm256_loadu_si256(
+                                v2_rk(k, nr), _mm256_loadu_si256(
                                     (const __m256i *)(const void *)(in + 32 * j)))));
     return y;
 }
@@ -456,7 +444,7 @@ VP_INLINE __m128i vp_loop(const rijn_aes_key *k, const uint8_t *hk,
                           __m256i c, const __m256i *ks, __m128i y,
                           const unsigned nr, const int decrypt)
 {
-    const __m256i step = vp_lanes(NPOW);
+    const __m256i step = v2_lanes(NPOW);
 
     if (decrypt) {
         for (; nb > 0; nb--, in += 16 * NPOW, out += 16 * NPOW) {
@@ -475,26 +463,6 @@ VP_INLINE __m128i vp_loop(const rijn_aes_key *k, const uint8_t *hk,
     return vp_absorb_step(hk, y, out);
 }
 
-/* Rounds 0..nr-1 on s[0..n) (n constant), rolled (see vaes_avx2.c). */
-VP_INLINE void vp_rounds(const rijn_aes_key *k, __m256i *s, const size_t n,
-                         const unsigned nr)
-{
-    const __m256i k0 = vp_rk(k, 0);
-    unsigned r;
-    size_t j;
-
-    RIJN_UNROLL(8)
-    for (j = 0; j < n; j++)
-        s[j] = _mm256_xor_si256(s[j], k0);
-    RIJN_NO_UNROLL
-    for (r = 1; r < nr; r++) {
-        const __m256i kr = vp_rk(k, r);
-        RIJN_UNROLL(8)
-        for (j = 0; j < n; j++)
-            s[j] = _mm256_aesenc_epi128(s[j], kr);
-    }
-}
-
 /*
  * 1..16 blocks (m) as one batch of n YMM (n constant, 2n >= m): CTR from
  * c (lane i holds counter + i, low word native) and GHASH of the
@@ -507,17 +475,12 @@ VP_INLINE __m128i vp_short_n(const rijn_aes_key *k, const uint8_t *hk,
                              const int decrypt)
 {
     const unsigned nr = k->rounds;
-    const __m256i two = vp_lanes(2);
     __m256i s[8], x[8], kl;
     size_t j;
 
-    RIJN_UNROLL(8)
-    for (j = 0; j < n; j++) {
-        s[j] = _mm256_shuffle_epi8(c, SWAP32);
-        c = _mm256_add_epi32(c, two);
-    }
-    vp_rounds(k, s, n, nr);
-    kl = vp_rk(k, nr);
+    v2_counters(c, s, n);
+    v2_rounds(k, s, n, nr);
+    kl = v2_rk(k, nr);
     RIJN_UNROLL(8)
     for (j = 0; j < n; j++) {
         if (2 * j + 2 <= m) {
@@ -560,7 +523,7 @@ VP_INLINE void vp_crypt(const rijn_aes_key *key, const uint64_t *hk,
     const unsigned nr = key->rounds;
     /* the counter with its low word native, in both lanes */
     __m256i c = _mm256_broadcastsi128_si256(
-        _mm_shuffle_epi8(rijn_x86_load_ctr(ctr), _mm256_castsi256_si128(SWAP32)));
+        _mm_shuffle_epi8(rijn_x86_load_ctr(ctr), _mm256_castsi256_si128(V2_SWAP32)));
     const __m256i lane1 = _mm256_set_epi32(1, 0, 0, 0, 0, 0, 0, 0);
     __m128i acc = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)y),
                                    BSWAP128);
@@ -572,7 +535,7 @@ VP_INLINE void vp_crypt(const rijn_aes_key *key, const uint64_t *hk,
         if (nblocks > 16) {
             acc = vp_short(key, k, out, in, 16, _mm256_add_epi32(c, lane1), acc,
                            decrypt);
-            c = _mm256_add_epi32(c, vp_lanes(16));
+            c = _mm256_add_epi32(c, v2_lanes(16));
             in += 256;
             out += 256;
             nblocks -= 16;
@@ -586,7 +549,7 @@ VP_INLINE void vp_crypt(const rijn_aes_key *key, const uint64_t *hk,
     if (head > 0) {
         acc = vp_short(key, k, out, in, head, _mm256_add_epi32(c, lane1), acc,
                        decrypt);
-        c = _mm256_add_epi32(c, vp_lanes((int)head));
+        c = _mm256_add_epi32(c, v2_lanes((int)head));
         in += 16 * head;
         out += 16 * head;
         nblocks -= head;
@@ -594,7 +557,7 @@ VP_INLINE void vp_crypt(const rijn_aes_key *key, const uint64_t *hk,
     nb = nblocks / 16;
     {
         RIJN_ALIGN(32) __m256i ks[4];
-        const __m256i k0 = vp_rk(key, 0);
+        const __m256i k0 = v2_rk(key, 0);
         size_t j;
 
         for (j = 0; j < 4; j++)
@@ -608,7 +571,7 @@ VP_INLINE void vp_crypt(const rijn_aes_key *key, const uint64_t *hk,
             acc = vp_loop(key, k, out, in, nb, c, ks, acc, 14, decrypt);
         /* rk[0] with one byte changed: the key's first 15 bytes */
         rijn_burn(ks, sizeof ks);
-        c = _mm256_add_epi32(c, vp_lanes((int)(16 * nb)));
+        c = _mm256_add_epi32(c, v2_lanes((int)(16 * nb)));
         in += 256 * nb;
         out += 256 * nb;
         nblocks -= 16 * nb;

@@ -39,20 +39,14 @@
  * the data (only on nblocks and the key length).
  *
  * Built with a per-function target attribute: the library targets baseline
- * x86-64 and this code runs only when the dispatcher selects it.
+ * x86-64 and this code runs only when the dispatcher selects it. The
+ * target, the round key load, the rolled rounds and the counter helpers
+ * are in vaes_avx2.h, shared with vpclmul-avx2's fused AES-GCM kernels.
  */
-#include "internal.h"
+#include "aes/x86/vaes_avx2.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(RIJN_X86_VAES_AVX2)
 
-#include <immintrin.h>
-
-/* SSSE3 and AES-NI: the key schedule (rijn_aesni_setkey_wide) */
-#define V2_FEATURES(F) \
-    F(SSSE3, "ssse3") F(AESNI, "aes") F(AVX, "avx") F(AVX2, "avx2") F(VAES, "vaes")
-#define V2_TARGET RIJN_X86_TARGET(V2_FEATURES)
-#define V2_FN __attribute__((target(V2_TARGET)))
-#define V2_INLINE static inline __attribute__((always_inline, target(V2_TARGET)))
 /*
  * Block and word indices are size_t on purpose: with int, every 16 * j is a
  * signed multiply that clang's -fsanitize=undefined (no recover) checks
@@ -62,45 +56,6 @@
 /* ------------------------------------------------------------------------
  * Block encryption on YMM (two blocks per register)
  * --------------------------------------------------------------------- */
-V2_INLINE __m256i v2_rk(const rijn_aes_key *k, unsigned r)
-{
-    return _mm256_load_si256((const __m256i *)(const void *)k->rk + r);
-}
-
-/*
- * Rounds 0..nr-1 on s[0..n-1] (n constant); the caller does the last. The
- * round loop stays rolled (tails and ECB): unrolled, the compiler hoists all
- * round keys into the 16 YMM registers and spills the states instead.
- */
-V2_INLINE void v2_rounds(const rijn_aes_key *k, __m256i *s, const size_t n,
-                         const unsigned nr)
-{
-    const __m256i k0 = v2_rk(k, 0);
-    unsigned r;
-    size_t j;
-
-    RIJN_UNROLL(16)
-    for (j = 0; j < n; j++)
-        s[j] = _mm256_xor_si256(s[j], k0);
-    RIJN_NO_UNROLL
-    for (r = 1; r < nr; r++) {
-        const __m256i kr = v2_rk(k, r);
-        RIJN_UNROLL(16)
-        for (j = 0; j < n; j++)
-            s[j] = _mm256_aesenc_epi128(s[j], kr);
-    }
-}
-
-/* Byte-swap the low 32-bit counter word of each lane; self-inverse. */
-#define V2_SWAP32 _mm256_broadcastsi128_si256(_mm_set_epi8( \
-    12, 13, 14, 15, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0))
-
-/* x in the low-word dword (3) of both lanes */
-V2_INLINE __m256i v2_lanes(int x)
-{
-    return _mm256_set_epi32(x, 0, 0, 0, x, 0, 0, 0);
-}
-
 /*
  * Last round and output for a batch of n YMM holding blocks 0..2n-1 of
  * which the first m are wanted (n constant; when m is odd the last block is
@@ -130,21 +85,6 @@ V2_INLINE void v2_finish(const rijn_aes_key *k, uint8_t *out,
                              _mm_aesenclast_si128(_mm256_castsi256_si128(s[j]), key));
         }
     }
-}
-
-/* n YMM of counters c, c + 2, ... (lane i of c = counter + i) */
-V2_INLINE __m256i v2_counters(__m256i c, __m256i *s, const size_t n)
-{
-    const __m256i swap = V2_SWAP32;
-    const __m256i two = v2_lanes(2);
-    size_t j;
-
-    RIJN_UNROLL(16)
-    for (j = 0; j < n; j++) {
-        s[j] = _mm256_shuffle_epi8(c, swap);
-        c = _mm256_add_epi32(c, two);
-    }
-    return c;
 }
 
 /* The empty asm keeps the compiler from regrouping rounds block by block
