@@ -39,7 +39,9 @@
  * OpenSSL's and AWS-LC's stitched AES-NI GCM), otherwise byte-reversed
  * with the 32-bit counter in a dword, where VPADDD wraps it mod 2^32
  * exactly (inc32). Round keys: vaes-avx512's layout (16 bytes each, from
- * rijn_aesni_setkey), broadcast to the four lanes once per call.
+ * rijn_aesni_setkey), broadcast to the four lanes once per call. The
+ * round key load (v512_rk), the tail masks (v512_mask) and V512_KEEP_ORDER
+ * are vaes-avx512's, from vaes_avx512.h.
  *
  * Key layout (hk, 768 bytes): H^32, H^31, ..., H^1 times x^-1, byte-
  * reversed, 16 bytes each (512 bytes; a ZMM load at offset 16 (32 - m)
@@ -66,16 +68,13 @@
  * forwarded from those stores.
  */
 #include "ghash/ghash.h"
+#include "aes/x86/vaes_avx512.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(RIJN_X86_VAES_AVX512)
 
-#include <immintrin.h>
-
-/* AES-NI and SSSE3: vaes-avx512's key schedule; PCLMUL: the XMM path */
-#define VP_FEATURES(F)                                                     \
-    F(SSSE3, "ssse3") F(AESNI, "aes") F(PCLMUL, "pclmul") F(AVX, "avx")      \
-    F(AVX2, "avx2") F(VAES, "vaes") F(VPCLMUL, "vpclmulqdq")                 \
-    F(AVX512F, "avx512f") F(AVX512BW, "avx512bw") F(AVX512VL, "avx512vl")
+/* vaes-avx512's target (its helpers inline here); PCLMUL: the XMM path */
+#define VP_FEATURES(F) \
+    V512_FEATURES(F) F(PCLMUL, "pclmul") F(VPCLMUL, "vpclmulqdq")
 #define VP_TARGET RIJN_X86_TARGET(VP_FEATURES)
 #define VP_FN __attribute__((target(VP_TARGET)))
 #define VP_INLINE                                                          \
@@ -251,17 +250,6 @@ VP_INLINE __m128i vp_load_4x4(const uint8_t *p)
     return _mm_insert_epi32(x, (int)w3, 3);
 }
 
-/* Mask of the 32-bit elements of a ZMM holding blocks first..first+3 that
- * lie below block m (depends on lengths only). */
-VP_INLINE __mmask16 vp_mask(size_t m, size_t first)
-{
-    if (m <= first)
-        return 0;
-    if (m - first >= 4)
-        return (__mmask16)0xffff;
-    return (__mmask16)((1u << (4 * (m - first))) - 1);
-}
-
 /* ------------------------------------------------------------------------
  * Key setup
  * --------------------------------------------------------------------- */
@@ -405,7 +393,7 @@ VP_FN static void vp_blocks(const uint64_t *hk, uint8_t y[16],
         const uint8_t *hp = pw + 16 * (VP_POWERS - n);
         vp_sum s;
         for (size_t j = 0; 4 * j < n; j++) {
-            const __mmask16 mk = vp_mask(n, 4 * j);
+            const __mmask16 mk = v512_mask(n, 4 * j);
             __m512i x = _mm512_shuffle_epi8(
                 _mm512_maskz_loadu_epi32(mk, in + 64 * j), bswap);
             const __m512i h = _mm512_maskz_loadu_epi32(mk, hp + 64 * j);
@@ -473,7 +461,7 @@ VP_INLINE void vp_ctr_start(__m512i *st, const size_t n, vp_ctr *c,
  * One AES round on n ZMM. The empty asm (no instruction) keeps the
  * compiler from regrouping the rounds state by state under register
  * pressure, which would leave one dependency chain at a time (see
- * vaes_avx512.c).
+ * V512_KEEP_ORDER, vaes_avx512.h).
  */
 VP_INLINE void vp_round(__m512i *st, const size_t n, __m512i k)
 {
@@ -481,8 +469,7 @@ VP_INLINE void vp_round(__m512i *st, const size_t n, __m512i k)
     for (size_t j = 0; j < n; j++)
         st[j] = _mm512_aesenc_epi128(st[j], k);
     if (n == 8)
-        __asm__("" : "+v"(st[0]), "+v"(st[1]), "+v"(st[2]), "+v"(st[3]),
-                     "+v"(st[4]), "+v"(st[5]), "+v"(st[6]), "+v"(st[7]));
+        V512_KEEP_ORDER(st);
     else if (n == 4)
         __asm__("" : "+v"(st[0]), "+v"(st[1]), "+v"(st[2]), "+v"(st[3]));
 }
@@ -509,7 +496,7 @@ VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
 
     RIJN_UNROLL(8)
     for (j = 0; j < q; j++) {
-        mk[j] = vp_mask(m, 4 * j);
+        mk[j] = v512_mask(m, 4 * j);
         d[j] = _mm512_maskz_loadu_epi32(mk[j], in + 64 * j);
     }
     vp_ctr_start(st, q, &cb, bswap, rk[0]);
@@ -561,8 +548,7 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
         return;
     RIJN_UNROLL(15)
     for (r = 0; r <= nr; r++)
-        rk[r] = _mm512_broadcast_i32x4(
-            _mm_load_si128((const __m128i *)(const void *)k->rk + r));
+        rk[r] = v512_rk(k, r);
     cb.le = _mm512_add_epi32(
         _mm512_broadcast_i32x4(
             _mm_shuffle_epi8(vp_load_ctr(ctr), vp_bswap128())),

@@ -88,7 +88,7 @@ V2_INLINE void v2_finish(const rijn_aes_key *k, uint8_t *out,
 }
 
 /* The empty asm keeps the compiler from regrouping rounds block by block
- * (see vaes_avx512.c); it emits no instruction. */
+ * (see V512_KEEP_ORDER, vaes_avx512.h); it emits no instruction. */
 #define V2_KEEP_ORDER8(s)                                                \
     __asm__("" : "+x"((s)[0]), "+x"((s)[1]), "+x"((s)[2]), "+x"((s)[3]), \
                  "+x"((s)[4]), "+x"((s)[5]), "+x"((s)[6]), "+x"((s)[7]))

@@ -41,22 +41,14 @@
  * picked), or RIJN_IMPL=vaes-avx2 for one process.
  *
  * Built with a per-function target attribute: the library targets baseline
- * x86-64 and this code runs only when the dispatcher selects it.
+ * x86-64 and this code runs only when the dispatcher selects it. The
+ * target, the round key load, the tail masks and V512_KEEP_ORDER are in
+ * vaes_avx512.h, shared with vpclmul-avx512's fused AES-GCM kernels.
  */
-#include "internal.h"
+#include "aes/x86/vaes_avx512.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(RIJN_X86_VAES_AVX512)
 
-#include <immintrin.h>
-
-/* SSSE3 and AES-NI: the key schedule (rijn_aesni_setkey) */
-#define V512_FEATURES(F)                                                   \
-    F(SSSE3, "ssse3") F(AESNI, "aes") F(AVX, "avx") F(AVX2, "avx2")          \
-    F(VAES, "vaes") F(AVX512F, "avx512f") F(AVX512BW, "avx512bw")            \
-    F(AVX512VL, "avx512vl")
-#define V512_TARGET RIJN_X86_TARGET(V512_FEATURES)
-#define V512_FN __attribute__((target(V512_TARGET)))
-#define V512_INLINE static inline __attribute__((always_inline, target(V512_TARGET)))
 /*
  * Block and word indices are size_t on purpose: with int, every 16 * j is a
  * signed multiply that clang's -fsanitize=undefined (no recover) checks
@@ -66,7 +58,7 @@
 /* ------------------------------------------------------------------------
  * Key schedule: the standard round keys of aesni.c (rijn_aesni_setkey,
  * AESENCLAST-based, 16 bytes per round key in k->rk), broadcast to every
- * lane when loaded.
+ * lane when loaded (v512_rk, vaes_avx512.h).
  * --------------------------------------------------------------------- */
 
 /* ------------------------------------------------------------------------
@@ -75,12 +67,6 @@
  * and gcc's rolled version copied every state once per round).
  * The caller does the last round.
  * --------------------------------------------------------------------- */
-V512_INLINE __m512i v512_rk(const rijn_aes_key *k, unsigned r)
-{
-    return _mm512_broadcast_i32x4(
-        _mm_load_si128((const __m128i *)(const void *)k->rk + r));
-}
-
 V512_INLINE void v512_rounds(const rijn_aes_key *k, __m512i *s, const size_t n,
                              const unsigned nr)
 {
@@ -111,17 +97,6 @@ V512_INLINE __m512i v512_swap32(void)
 V512_INLINE __m512i v512_lanes(int x)
 {
     return _mm512_maskz_set1_epi32((__mmask16)0x8888, x);
-}
-
-/* Mask of the 32-bit elements of a ZMM holding blocks first..first+3 that
- * lie below block m (unsigned arithmetic only). */
-V512_INLINE __mmask16 v512_mask(size_t m, size_t first)
-{
-    if (m <= first)
-        return 0;
-    if (m - first >= 4)
-        return (__mmask16)0xffff;
-    return (__mmask16)((1u << (4 * (m - first))) - 1);
 }
 
 /*
@@ -165,17 +140,8 @@ V512_INLINE void v512_ctr_batch(const rijn_aes_key *k, uint8_t *out,
  * The 32-block loop, with nr a constant so that the rounds unroll and the
  * round keys stay in registers (15 keys + 8 states + counter and constants
  * fit in the 32 ZMM registers). Returns the next counter vector.
- *
- * V512_KEEP_ORDER is an empty asm statement that "modifies" the 8 states
- * after each round: it emits no instruction but stops the compiler from
- * regrouping the code block by block (clang 14 does that under register
- * pressure with 15 live round keys, which leaves one dependency chain per
- * window and cost 15% on AES-256); the CPU sees rounds interleaved.
+ * V512_KEEP_ORDER (vaes_avx512.h) keeps the rounds interleaved.
  */
-#define V512_KEEP_ORDER(s)                                               \
-    __asm__("" : "+v"((s)[0]), "+v"((s)[1]), "+v"((s)[2]), "+v"((s)[3]), \
-                 "+v"((s)[4]), "+v"((s)[5]), "+v"((s)[6]), "+v"((s)[7]))
-
 V512_INLINE __m512i v512_ctr_loop(const rijn_aes_key *k, uint8_t *out,
                                   const uint8_t *in, size_t nbatches,
                                   __m512i c, const unsigned nr)
