@@ -36,6 +36,8 @@
  * exactly inc32, never a carry into byte 11. (Batches aligned to a
  * counter multiple of 8, one PXOR per counter block as in vpclmul-avx2,
  * measured 2% faster encryption but 15% slower decryption here.)
+ * The last 1..7 blocks go through aesni's tail batch (aesni.h) and are
+ * hashed on their own.
  *
  * Constant time: PCLMULQDQ, AESENC, PSHUFB, PXOR, PADDD and shifts only;
  * no branch or memory index depends on the key, H or the data (only on
@@ -50,12 +52,12 @@
  * required at key setup.
  */
 #include "ghash/ghash.h"
+#include "aes/x86/aesni.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-
-#include <immintrin.h>
+#if defined(RIJN_X86_AESNI)
 
 #define PCLMUL_FEATURES(F) F(SSSE3, "ssse3") F(PCLMUL, "pclmul")
+/* also aesni's target (AESNI_FEATURES), whose helpers inline here */
 #define PCLMUL_AES_FEATURES(F) PCLMUL_FEATURES(F) F(AESNI, "aes")
 #define PM_FN __attribute__((target(RIJN_X86_TARGET(PCLMUL_FEATURES))))
 #define PM_INLINE static inline __attribute__((always_inline, \
@@ -231,8 +233,7 @@ PM_FN static void pclmul_blocks(const uint64_t *hk, uint8_t y[16],
  * Fused AES-CTR + GHASH with the aesni key layout
  * --------------------------------------------------------------------- */
 
-/* Byte-swap the low 32-bit counter word (bytes 12..15); self-inverse. */
-#define SWAP32 _mm_set_epi8(12, 13, 14, 15, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+/* Counters as in aesni.c: low word byte-swapped (AESNI_SWAP32, aesni.h). */
 #define W NPOW /* blocks per iteration */
 
 /* Keeps the compiler from regrouping the rounds (emits nothing). */
@@ -249,7 +250,7 @@ PA_INLINE __m128i pa_counters(__m128i c, __m128i *s, __m128i k0,
 
     RIJN_UNROLL(8)
     for (j = 0; j < n; j++) {
-        s[j] = _mm_xor_si128(_mm_shuffle_epi8(c, SWAP32), k0);
+        s[j] = _mm_xor_si128(_mm_shuffle_epi8(c, AESNI_SWAP32), k0);
         c = _mm_add_epi32(c, one);
     }
     return c;
@@ -325,39 +326,17 @@ PA_INLINE __m128i pa_step(const __m128i *rk, const __m128i *k, uint8_t *out,
     return y;
 }
 
-/* CTR on m < W blocks as one batch of 2, 4 or 8 (no GHASH). */
+/* CTR on m < W blocks as one batch of 2, 4 or 8 (no GHASH), aesni's
+ * (aesni.h). */
 PA_INLINE void pa_ctr_tail(const __m128i *rk, uint8_t *out, const uint8_t *in,
                            __m128i c, size_t m, const unsigned nr)
 {
-    __m128i s[W];
-    unsigned r;
-    size_t j;
-
-#define PA_TAIL(n)                                                          \
-    do {                                                                    \
-        pa_counters(c, s, _mm_load_si128(rk), n);                           \
-        RIJN_NO_UNROLL                                                      \
-        for (r = 1; r < nr; r++) {                                          \
-            const __m128i kr = _mm_load_si128(rk + r);                      \
-            RIJN_UNROLL(8)                                                  \
-            for (j = 0; j < n; j++)                                         \
-                s[j] = _mm_aesenc_si128(s[j], kr);                          \
-        }                                                                   \
-        RIJN_UNROLL(8)                                                      \
-        for (j = 0; j < n; j++)                                             \
-            if (j < m)                                                      \
-                _mm_storeu_si128((__m128i *)(void *)(out + 16 * j),         \
-                    _mm_aesenclast_si128(s[j], _mm_xor_si128(               \
-                        _mm_load_si128(rk + nr), _mm_loadu_si128(           \
-                            (const __m128i *)(const void *)(in + 16 * j))))); \
-    } while (0)
     if (m > 4)
-        PA_TAIL(8);
+        aesni_ctr_batch(rk, nr, out, in, c, 8, m);
     else if (m > 2)
-        PA_TAIL(4);
+        aesni_ctr_batch(rk, nr, out, in, c, 4, m);
     else if (m > 0)
-        PA_TAIL(2);
-#undef PA_TAIL
+        aesni_ctr_batch(rk, nr, out, in, c, 2, m);
 }
 
 /* The whole-batch loop for one round count (nr constant: rounds unroll). */
@@ -384,7 +363,7 @@ PA_INLINE void pa_crypt(const rijn_aes_key *key, const uint64_t *hk,
     const __m128i *rk = (const __m128i *)(const void *)key->rk;
     const __m128i *k = pm_units(hk);
     const unsigned nr = key->rounds;
-    __m128i c = _mm_shuffle_epi8(rijn_x86_load_ctr(ctr), SWAP32);
+    __m128i c = _mm_shuffle_epi8(rijn_x86_load_ctr(ctr), AESNI_SWAP32);
     __m128i acc = pm_load(y);
     const size_t nb = nblocks / W, rest = nblocks % W;
 

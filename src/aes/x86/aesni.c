@@ -31,17 +31,14 @@
  *
  * The code uses compiler intrinsics with a per-function target attribute,
  * so the library is built for baseline x86-64 and this code runs only when
- * the dispatcher has seen AES-NI and SSSE3 in CPUID.
+ * the dispatcher has seen AES-NI and SSSE3 in CPUID. The target, the rolled
+ * rounds and the counter and tail helpers are in aesni.h, shared with
+ * pclmul's fused AES-GCM kernels.
  */
-#include "internal.h"
+#include "aes/x86/aesni.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(RIJN_X86_AESNI)
 
-#include <immintrin.h>
-
-#define AESNI_FEATURES(F) F(SSSE3, "ssse3") F(AESNI, "aes")
-#define AESNI_FN __attribute__((target(RIJN_X86_TARGET(AESNI_FEATURES))))
-#define AESNI_INLINE static inline __attribute__((always_inline, target(RIJN_X86_TARGET(AESNI_FEATURES))))
 /*
  * Block and word indices are size_t on purpose: with int, every 16 * j is a
  * signed multiply that clang's -fsanitize=undefined (no recover) checks
@@ -229,68 +226,9 @@ AESNI_FN void rijn_aesni_setkey_wide(rijn_aes_key *k, const uint8_t *key,
 }
 
 /* ------------------------------------------------------------------------
- * Block encryption: s[0..n-1] through rounds 0..nr-1 (all but the last).
- * n is a compile-time constant at every call site. The round loop is kept
- * rolled on purpose: unrolled, the compiler hoists all round keys into the
- * 16 XMM registers and spills the states instead (measured 2x slower for
- * short messages); rolled, each key is one load used n times.
+ * CTR (the rolled rounds, counters and tail batches: aesni.h)
  * --------------------------------------------------------------------- */
-AESNI_INLINE void aesni_rounds(const __m128i *rk, unsigned nr, __m128i *s,
-                               const size_t n)
-{
-    const __m128i k0 = _mm_load_si128(rk);
-    size_t j;
-    unsigned r;
-
-    RIJN_UNROLL(16)
-    for (j = 0; j < n; j++)
-        s[j] = _mm_xor_si128(s[j], k0);
-    RIJN_NO_UNROLL
-    for (r = 1; r < nr; r++) {
-        const __m128i kr = _mm_load_si128(rk + r);
-        RIJN_UNROLL(16)
-        for (j = 0; j < n; j++)
-            s[j] = _mm_aesenc_si128(s[j], kr);
-    }
-}
-
-/* Byte-swap the low 32-bit counter word (bytes 12..15); self-inverse. */
 #define AESNI_W 12 /* blocks per batch in the main CTR loop */
-
-#define AESNI_SWAP32 \
-    _mm_set_epi8(12, 13, 14, 15, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
-
-/* n counter blocks from c (low word native), returns c + n */
-AESNI_INLINE __m128i aesni_counters(__m128i c, __m128i *s, const size_t n)
-{
-    const __m128i swap = AESNI_SWAP32;
-    const __m128i one = _mm_set_epi32(1, 0, 0, 0);
-    size_t j;
-
-    RIJN_UNROLL(16)
-    for (j = 0; j < n; j++) {
-        s[j] = _mm_shuffle_epi8(c, swap);
-        c = _mm_add_epi32(c, one);
-    }
-    return c;
-}
-
-/* Last round and XOR for blocks j < m of a batch of n (j is a constant). */
-AESNI_INLINE void aesni_ctr_tail(const __m128i *kl, uint8_t *out,
-                                 const uint8_t *in, const __m128i *s,
-                                 const size_t n, size_t m)
-{
-    size_t j;
-
-    RIJN_UNROLL(16)
-    for (j = 0; j < n; j++) {
-        if ((size_t)j < m) {
-            const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(in + 16 * j));
-            _mm_storeu_si128((__m128i *)(void *)(out + 16 * j),
-                             _mm_aesenclast_si128(s[j], _mm_xor_si128(_mm_load_si128(kl), x)));
-        }
-    }
-}
 
 /*
  * The main loop on batches of AESNI_W blocks, with nr a constant so the
@@ -337,7 +275,6 @@ AESNI_FN static void aesni_ctr32(const rijn_aes_key *k, uint8_t *out,
     const unsigned nr = k->rounds;
     __m128i c = _mm_shuffle_epi8(
         rijn_x86_load_ctr(ctr), AESNI_SWAP32);
-    __m128i s[AESNI_W];
 
     if (nblocks >= AESNI_W) {
         /* one copy of the main loop per round count */
@@ -353,23 +290,14 @@ AESNI_FN static void aesni_ctr32(const rijn_aes_key *k, uint8_t *out,
         out += 16 * AESNI_W * nb;
     }
     /* 0..11 blocks left: one batch of 12, 8, 4 or 2 */
-    if (nblocks > 8) {
-        aesni_counters(c, s, 12);
-        aesni_rounds(rk, nr, s, 12);
-        aesni_ctr_tail(rk + nr, out, in, s, 12, nblocks);
-    } else if (nblocks > 4) {
-        aesni_counters(c, s, 8);
-        aesni_rounds(rk, nr, s, 8);
-        aesni_ctr_tail(rk + nr, out, in, s, 8, nblocks);
-    } else if (nblocks > 2) {
-        aesni_counters(c, s, 4);
-        aesni_rounds(rk, nr, s, 4);
-        aesni_ctr_tail(rk + nr, out, in, s, 4, nblocks);
-    } else if (nblocks > 0) {
-        aesni_counters(c, s, 2);
-        aesni_rounds(rk, nr, s, 2);
-        aesni_ctr_tail(rk + nr, out, in, s, 2, nblocks);
-    }
+    if (nblocks > 8)
+        aesni_ctr_batch(rk, nr, out, in, c, 12, nblocks);
+    else if (nblocks > 4)
+        aesni_ctr_batch(rk, nr, out, in, c, 8, nblocks);
+    else if (nblocks > 2)
+        aesni_ctr_batch(rk, nr, out, in, c, 4, nblocks);
+    else if (nblocks > 0)
+        aesni_ctr_batch(rk, nr, out, in, c, 2, nblocks);
 }
 
 /* ECB of m <= n blocks as one batch of n (n constant) */
