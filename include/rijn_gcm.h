@@ -112,6 +112,7 @@ typedef struct rijn_gcm_key {
     rijn_aes_key aes;
     RIJN_ALIGN(64) uint64_t h[RIJN_GHASH_KEY_WORDS]; /* engine layout */
     const struct rijn_ghash_engine *ghash;           /* picked at setup */
+    int fused; /* ghash's fused AES+GHASH kernel runs aes's backend */
 } rijn_gcm_key;
 
 /* Key setup with the default AES backend and GHASH engine. Returns -1 if

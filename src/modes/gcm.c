@@ -39,6 +39,14 @@ static const rijn_ghash_engine *as_ghash(const rijn_impl *d)
 
 enum { ST_NONE = 0, ST_AAD, ST_ENC, ST_DEC, ST_FAILED };
 
+/* Whether e has a fused AES+GHASH kernel for AES backend aes: decided
+ * once at key setup (rijn_gcm_key.fused), not per message. */
+static int fuses(const rijn_ghash_engine *e, const rijn_aes_impl *aes)
+{
+    return e->fused_aes != NULL && e->enc != NULL &&
+           strcmp(e->fused_aes, aes->base.name) == 0;
+}
+
 /*
  * The engine for an AES backend: RIJN_GHASH_IMPL if the environment names
  * one (NULL if that one cannot be used), otherwise the engine with a fused
@@ -59,8 +67,7 @@ static const rijn_ghash_engine *pick_engine(const rijn_aes_impl *aes,
         return d != NULL ? as_ghash(d) : NULL;
     for (size_t i = 0; i < ghash_registry.count; i++) {
         const rijn_ghash_engine *e = as_ghash(ghash_registry.list[i]);
-        if (e->fused_aes != NULL && aes != NULL &&
-            strcmp(e->fused_aes, aes->base.name) == 0 && e->base.rank > 0 &&
+        if (aes != NULL && fuses(e, aes) && e->base.rank > 0 &&
             rijn_impl_runnable(&e->base) &&
             (best == NULL || e->base.rank > best->base.rank))
             best = e;
@@ -68,12 +75,6 @@ static const rijn_ghash_engine *pick_engine(const rijn_aes_impl *aes,
     if (best != NULL)
         return best;
     return d != NULL ? as_ghash(d) : NULL;
-}
-
-static int fused(const rijn_gcm_key *k)
-{
-    return k->ghash->fused_aes != NULL && k->ghash->enc != NULL &&
-           strcmp(k->ghash->fused_aes, k->aes.impl->base.name) == 0;
 }
 
 /* see rijn_gcm.h */
@@ -85,6 +86,7 @@ int rijn_gcm_setkey_impl(rijn_gcm_key *k, const unsigned char *key,
     uint8_t h[16];
 
     k->ghash = NULL;
+    k->fused = 0;
     if (rijn_aes_setkey_impl(&k->aes, key, key_len, aes_impl) != 0)
         return -1;
     k->ghash = pick_engine(k->aes.impl, ghash_impl);
@@ -92,6 +94,7 @@ int rijn_gcm_setkey_impl(rijn_gcm_key *k, const unsigned char *key,
         rijn_aes_key_wipe(&k->aes);
         return -1;
     }
+    k->fused = fuses(k->ghash, k->aes.impl);
     k->aes.impl->ecb(&k->aes, h, zero, 1); /* H = E_K(0^128) */
     k->ghash->init(k->h, h);
     rijn_burn(h, sizeof h);
@@ -175,7 +178,7 @@ static void blocks(const rijn_gcm_key *k, uint8_t y[16], uint8_t ctr[16],
                    uint8_t *out, const uint8_t *in, size_t nblocks,
                    int decrypt)
 {
-    if (fused(k)) {
+    if (k->fused) {
         (decrypt ? k->ghash->dec : k->ghash->enc)(&k->aes, k->h, y, ctr, out,
                                                   in, nblocks);
         inc32(ctr, nblocks);
@@ -274,7 +277,7 @@ static void oneshot(const rijn_gcm_key *k, uint8_t *out, uint8_t tag[16],
     size_t full = len / 16, rest = len % 16;
 
     if (len <= SHORT_DATA && aad_len <= SHORT_AAD &&
-        (!k->ghash->fused_short || len % 16 != 0)) {
+        (!(k->fused && k->ghash->fused_short) || len % 16 != 0)) {
         oneshot_short(k, out, tag, iv, iv_len, aad, aad_len, in, len,
                       decrypt);
         return;
