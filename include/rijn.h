@@ -143,6 +143,9 @@ RIJN_API void rijn_aes_encrypt_blocks(const rijn_aes_key *k,
                                       unsigned char *out,
                                       const unsigned char *in, size_t nblocks);
 
+/* Clears the whole key object, including what an earlier setup of the
+ * same object with a larger layout (another backend, a longer key) left
+ * beyond the current round keys. */
 RIJN_API void rijn_aes_key_wipe(rijn_aes_key *k);
 
 /* ------------------------------------------------------------------------

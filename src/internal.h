@@ -138,7 +138,7 @@ int rijn_registry_info(rijn_registry *r, size_t i, rijn_impl_info *info);
  * in, ...) in that order. out may equal in exactly; no partial overlap.
  *
  *   key_bytes  bytes of k->rk the schedule writes for a 16-, 24- and
- *              32-byte key (what rijn_aes_key_wipe clears); each backend
+ *              32-byte key (what rijn_aes_key_clear clears); each backend
  *              file checks with a _Static_assert that they fit.
  *   setkey  expands key (key_len 16, 24 or 32, already validated) into
  *           k->rk in the backend's own layout. k->rounds and k->key_len are
@@ -392,6 +392,16 @@ static inline void rijn_burn(void *p, size_t n)
  */
 #define RIJN_STACK_BURN_BYTES 2048
 void rijn_stack_burn(void);
+
+/*
+ * Clears exactly the round keys k's backend wrote (k->impl's key_bytes for
+ * its key length; all of rk if k holds no key of ours). For a key object
+ * set up once and dropped, as the library's own per-message keys are
+ * (Poly1305-AES's AES_k, the one-shot CTR call): there it saves clearing
+ * the 960-byte maximum for a 176-byte AES-NI schedule. rijn_aes_key_wipe
+ * clears the whole object, for keys a caller may have set up again.
+ */
+void rijn_aes_key_clear(rijn_aes_key *k);
 
 /* ------------------------------------------------------------------------
  * Constant-time validation hooks. In a build with RIJN_CTGRIND these mark

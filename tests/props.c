@@ -481,6 +481,41 @@ static void test_ecb(stream *ss)
     }
 }
 
+/* ---- key wipe ---------------------------------------------------------- */
+/* rijn_aes_key_wipe clears the whole object: also what a setup with a
+ * larger layout (here ct64's, the largest, or this backend's AES-256) left
+ * beyond the round keys of the smaller one set up over it. */
+static void test_key_wipe(void)
+{
+    static const char *firsts[2] = {"ct64", NULL};
+    uint8_t key[32];
+
+    tu_rng_fill(&g_rng, key, sizeof key);
+    for (int f = 0; f < 2; f++) {
+        RIJN_ALIGN(64) rijn_aes_key k;
+        const char *first = firsts[f] != NULL ? firsts[f] : g_backend;
+        const unsigned char *p = (const unsigned char *)&k;
+        size_t i;
+
+        memset(&k, 0x5a, sizeof k);
+        if (rijn_aes_setkey_impl(&k, key, 32, first) != 0 ||
+            tu_setkey(&k, key, 16, g_backend) != 0) {
+            tu_fail("key setup (%s AES-256, then %s AES-128) failed", first,
+                    g_backend);
+            continue;
+        }
+        rijn_aes_key_wipe(&k);
+        for (i = 0; i < sizeof k && p[i] == 0; i++)
+            ;
+        if (i < sizeof k)
+            tu_fail("%s AES-256 then %s AES-128 on one key object: byte %zu "
+                    "of %zu not cleared by rijn_aes_key_wipe", first,
+                    g_backend, i, sizeof k);
+        else
+            tu_pass();
+    }
+}
+
 int props_main(const char *suite, const props_oracle *o, int argc,
                char **argv)
 {
@@ -525,6 +560,7 @@ int props_main(const char *suite, const props_oracle *o, int argc,
     test_seek(wrapped);
     test_align(streams);
     test_ecb(streams);
+    test_key_wipe();
     for (ki = 0; ki < 3; ki++) {
         rijn_aes_key_wipe(&streams[ki].k);
         rijn_aes_key_wipe(&wrapped[ki].k);

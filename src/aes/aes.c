@@ -74,8 +74,8 @@ void rijn_aes_encrypt_blocks(const rijn_aes_key *k, unsigned char *out,
     k->impl->ecb(k, out, in, nblocks);
 }
 
-/* see rijn.h */
-void rijn_aes_key_wipe(rijn_aes_key *k)
+/* see internal.h */
+void rijn_aes_key_clear(rijn_aes_key *k)
 {
     size_t n = sizeof k->rk;
 
@@ -89,6 +89,12 @@ void rijn_aes_key_wipe(rijn_aes_key *k)
     k->impl = NULL;
     k->rounds = 0;
     k->key_len = 0;
+}
+
+/* see rijn.h */
+void rijn_aes_key_wipe(rijn_aes_key *k)
+{
+    rijn_burn(k, sizeof *k);
 }
 
 /* see rijn.h */

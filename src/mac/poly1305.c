@@ -60,7 +60,7 @@ static int aes_pad(uint8_t pad[16], const uint8_t k[16], const uint8_t n[16])
         return -1;
     }
     rijn_aes_encrypt_blocks(&ak, pad, n, 1);
-    rijn_aes_key_wipe(&ak);
+    rijn_aes_key_clear(&ak);
     return 0;
 }
 

@@ -117,7 +117,7 @@ int rijn_aes_ctr(unsigned char *out, const unsigned char *in, size_t len,
     if (rijn_aes_setkey(&k, key, key_len) != 0)
         return -1;
     rijn_aes_ctr_key(&k, out, in, len, iv);
-    rijn_aes_key_wipe(&k);
+    rijn_aes_key_clear(&k);
     return 0;
 }
 
