@@ -86,17 +86,6 @@ static const uint32_t ks_c128[9][4] = {
     KS_C(0x40, 0x80), KS_C(0x80, 0x1b), KS_C(0x1b, 0x36)
 };
 
-/*
- * AES-128. w[i+1] = AESENCLAST(PSHUFB(w[i], ROT3), K[i]) with
- * K[i] = prefix(w[i]) ^ rc[i]. Computing K[i] from w[i] would put the
- * prefix (three XOR levels) on the critical path, so K[i+1] is computed
- * from w[i] instead, in parallel with w[i+1]: since prefix(prefix(x)) =
- * x ^ (x << 64) and prefix([g, g, g, g]) = [g, 0, g, 0],
- *   K[i+1] = w[i] ^ (w[i] << 64) ^ [g, 0, g, 0] ^ rc[i+1],
- * g = SubWord(RotWord(w[i].3)) ^ rc[i]; a second AESENCLAST with the input
- * in columns 0 and 2 only (zero bytes give 0x63 elsewhere) produces it.
- * One AESENCLAST + one PSHUFB per round key on the critical path.
- */
 /* Round key r at rk, stored `copies` times (1: the standard layout, 16
  * bytes per round key; 2: each twice, 32 bytes, for vaes-avx2). Every
  * round key goes to memory in one store of its own, never assembled from

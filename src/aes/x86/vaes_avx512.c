@@ -55,11 +55,9 @@
  * before the loops unroll, and clang 14 then needs minutes per file.
  */
 
-/* ------------------------------------------------------------------------
- * Key schedule: the standard round keys of aesni.c (rijn_aesni_setkey,
- * AESENCLAST-based, 16 bytes per round key in k->rk), broadcast to every
- * lane when loaded (v512_rk, vaes_avx512.h).
- * --------------------------------------------------------------------- */
+/* The key schedule is aesni.c's (rijn_aesni_setkey: standard round keys,
+ * 16 bytes each in k->rk), broadcast to every lane when loaded (v512_rk,
+ * vaes_avx512.h); this file has no code of its own for it. */
 
 /* ------------------------------------------------------------------------
  * Rounds 0..nr-1 on s[0..n-1] (n and nr constant at each call site: all
