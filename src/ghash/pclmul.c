@@ -52,11 +52,13 @@
  * required at key setup.
  */
 #include "ghash/ghash.h"
+#include "ghash/ghash_x86.h"
 #include "aes/x86/aesni.h"
 
 #if defined(RIJN_X86_AESNI)
 
-#define PCLMUL_FEATURES(F) F(SSSE3, "ssse3") F(PCLMUL, "pclmul")
+/* the field arithmetic's target (GX_FEATURES): all GHASH needs */
+#define PCLMUL_FEATURES(F) GX_FEATURES(F)
 /* also aesni's target (AESNI_FEATURES), whose helpers inline here */
 #define PCLMUL_AES_FEATURES(F) PCLMUL_FEATURES(F) F(AESNI, "aes")
 #define PM_FN __attribute__((target(RIJN_X86_TARGET(PCLMUL_FEATURES))))
@@ -70,11 +72,6 @@
 #define HX (NPOW)         /* first unit of the halves' XORs */
 #define KEY_UNITS (NPOW + NPOW / 2)
 
-/* Reverse the 16 bytes of a block. */
-#define BSWAP128 _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
-/* y^127 + y^126 + y^121 (high qword), + 1 (low): the reduction constant. */
-#define GFPOLY _mm_set_epi64x((long long)0xc200000000000000ULL, 1)
-
 /* Unreduced 256-bit sum of products: lo (bits 0..127), mi (64..191),
  * hi (128..255); with Karatsuba, mi holds the middle products only until
  * pm_reduce adds lo and hi to it. */
@@ -82,31 +79,10 @@ typedef struct {
     __m128i lo, mi, hi;
 } pm_acc;
 
-/* The Montgomery reduction (see the top): lo and mi folded upwards, 64
- * bits at a time; returns the reduced product. */
-PM_INLINE __m128i pm_fold(__m128i lo, __m128i mi, __m128i hi)
-{
-    const __m128i p = GFPOLY;
-
-    mi = _mm_xor_si128(mi, _mm_xor_si128(_mm_shuffle_epi32(lo, 0x4e),
-                                         _mm_clmulepi64_si128(p, lo, 0x01)));
-    return _mm_xor_si128(hi, _mm_xor_si128(_mm_shuffle_epi32(mi, 0x4e),
-                                           _mm_clmulepi64_si128(p, mi, 0x01)));
-}
-
-/* Reduce a Karatsuba sum. */
+/* Reduce a Karatsuba sum (the Montgomery reduction, gx_fold). */
 PM_INLINE __m128i pm_reduce(pm_acc a)
 {
-    return pm_fold(a.lo, _mm_xor_si128(a.mi, _mm_xor_si128(a.lo, a.hi)), a.hi);
-}
-
-/* a x b, both reflected (schoolbook), reduced: for the key setup. */
-PM_INLINE __m128i pm_mul(__m128i a, __m128i b)
-{
-    return pm_fold(_mm_clmulepi64_si128(a, b, 0x00),
-                   _mm_xor_si128(_mm_clmulepi64_si128(a, b, 0x01),
-                                 _mm_clmulepi64_si128(a, b, 0x10)),
-                   _mm_clmulepi64_si128(a, b, 0x11));
+    return gx_fold(a.lo, _mm_xor_si128(a.mi, _mm_xor_si128(a.lo, a.hi)), a.hi);
 }
 
 /* An empty asm the compiler must assume changes x (emits nothing): it
@@ -151,12 +127,6 @@ PM_INLINE void pm_madd(pm_acc *acc, const __m128i *k, __m128i x, size_t i,
     PM_KEEP(acc->hi);
 }
 
-PM_INLINE __m128i pm_load(const uint8_t *p)
-{
-    return _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)p),
-                            BSWAP128);
-}
-
 /* y (reflected) absorbs n blocks of in (1 <= n <= NPOW): one reduction. */
 PM_INLINE __m128i pm_absorb(const __m128i *k, __m128i y, const uint8_t *in,
                             size_t n)
@@ -164,9 +134,9 @@ PM_INLINE __m128i pm_absorb(const __m128i *k, __m128i y, const uint8_t *in,
     pm_acc a;
     size_t j;
 
-    pm_madd(&a, k, _mm_xor_si128(y, pm_load(in)), n, 1);
+    pm_madd(&a, k, _mm_xor_si128(y, gx_load(in)), n, 1);
     for (j = 1; j < n; j++)
-        pm_madd(&a, k, pm_load(in + 16 * j), n - j, 0);
+        pm_madd(&a, k, gx_load(in + 16 * j), n - j, 0);
     return pm_reduce(a);
 }
 
@@ -176,33 +146,26 @@ PM_INLINE __m128i pm_absorb8(const __m128i *k, __m128i y, const uint8_t *in)
     pm_acc a;
     size_t j;
 
-    pm_madd(&a, k, _mm_xor_si128(y, pm_load(in)), NPOW, 1);
+    pm_madd(&a, k, _mm_xor_si128(y, gx_load(in)), NPOW, 1);
     RIJN_UNROLL(8)
     for (j = 1; j < NPOW; j++)
-        pm_madd(&a, k, pm_load(in + 16 * j), NPOW - j, 0);
+        pm_madd(&a, k, gx_load(in + 16 * j), NPOW - j, 0);
     return pm_reduce(a);
 }
 
 PM_FN static void pclmul_init(uint64_t *hk, const uint8_t h[16])
 {
     __m128i *k = (__m128i *)(void *)hk;
-    __m128i x = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)h),
-                                 BSWAP128);
-    /* y * H: shift the 128-bit value left once (the carry between the
-     * halves by hand) and, if bit 127 fell out, add the polynomial */
-    const __m128i top = _mm_shuffle_epi32(_mm_srai_epi32(x, 31), 0xff);
-    const __m128i carry = _mm_slli_si128(_mm_srli_epi64(x, 63), 8);
+    const __m128i x = gx_key_h(h); /* y * H */
     __m128i p;
     size_t i;
 
-    x = _mm_or_si128(_mm_slli_epi64(x, 1), carry);
-    x = _mm_xor_si128(x, _mm_and_si128(top, GFPOLY));
     /* y H^i times y H is y H^(i+1): the Montgomery factor y^-128 of the
      * product cancels one y (see the top) */
     p = x;
     _mm_store_si128(k, p);
     for (i = 1; i < NPOW; i++) {
-        p = pm_mul(p, x);
+        p = gx_mul(p, x);
         _mm_store_si128(k + i, p);
     }
     for (i = 0; i < NPOW; i += 2) {
@@ -221,12 +184,12 @@ PM_FN static void pclmul_blocks(const uint64_t *hk, uint8_t y[16],
 
     if (nblocks == 0) /* empty AAD: no round trip of y */
         return;
-    acc = pm_load(y);
+    acc = gx_load(y);
     for (; nblocks >= NPOW; nblocks -= NPOW, in += 16 * NPOW)
         acc = pm_absorb8(k, acc, in);
     if (nblocks > 0)
         acc = pm_absorb(k, acc, in, nblocks);
-    _mm_storeu_si128((__m128i *)(void *)y, _mm_shuffle_epi8(acc, BSWAP128));
+    gx_store(y, acc);
 }
 
 /* ------------------------------------------------------------------------
@@ -273,7 +236,7 @@ PA_INLINE void pa_round(const __m128i *rk, const __m128i *k, const uint8_t *g,
         s[j] = _mm_aesenc_si128(s[j], kr);
     if (hash && r <= W) {
         const size_t b = r - 1;
-        __m128i x = pm_load(g + 16 * b);
+        __m128i x = gx_load(g + 16 * b);
         if (b == 0)
             x = _mm_xor_si128(x, *y);
         pm_madd(a, k, x, W - b, b == 0);
@@ -364,7 +327,7 @@ PA_INLINE void pa_crypt(const rijn_aes_key *key, const uint64_t *hk,
     const __m128i *k = pm_units(hk);
     const unsigned nr = key->rounds;
     __m128i c = _mm_shuffle_epi8(rijn_x86_load_ctr(ctr), AESNI_SWAP32);
-    __m128i acc = pm_load(y);
+    __m128i acc = gx_load(y);
     const size_t nb = nblocks / W, rest = nblocks % W;
 
     if (nb > 0) {
@@ -384,7 +347,7 @@ PA_INLINE void pa_crypt(const rijn_aes_key *key, const uint64_t *hk,
         if (!decrypt)
             acc = pm_absorb(k, acc, out, rest);
     }
-    _mm_storeu_si128((__m128i *)(void *)y, _mm_shuffle_epi8(acc, BSWAP128));
+    gx_store(y, acc);
 }
 
 PA_FN static void pclmul_enc(const rijn_aes_key *key, const uint64_t *hk,

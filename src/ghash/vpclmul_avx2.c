@@ -54,11 +54,13 @@
  * qword 1 for 2m+1).
  */
 #include "ghash/ghash.h"
+#include "ghash/ghash_x86.h"
 #include "aes/x86/vaes_avx2.h"
 
 #if defined(RIJN_X86_VAES_AVX2)
 
-/* vaes-avx2's target (its helpers inline here) and the carry-less products */
+/* vaes-avx2's target (its helpers inline here) and the carry-less
+ * products; a superset of GX_FEATURES (ghash_x86.h's helpers inline too) */
 #define VP_FEATURES(F) \
     V2_FEATURES(F) F(PCLMUL, "pclmul") F(VPCLMUL, "vpclmulqdq")
 #define VP_FN __attribute__((target(RIJN_X86_TARGET(VP_FEATURES))))
@@ -75,34 +77,14 @@
 /* Hide what was stored through p, so it is reloaded. */
 #define VP_OPAQUE(p) __asm__("" : "+r"(p))
 
-#define BSWAP128 _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
-#define BSWAP256 _mm256_broadcastsi128_si256(BSWAP128)
-#define GFPOLY128 _mm_set_epi64x((long long)0xc200000000000000ULL, 1)
-#define GFPOLY256 _mm256_broadcastsi128_si256(GFPOLY128)
+#define BSWAP256 _mm256_broadcastsi128_si256(GX_BSWAP128)
+#define GFPOLY256 _mm256_broadcastsi128_si256(GX_GFPOLY)
 
 typedef struct {
     __m256i lo, mi, hi;
 } vp_acc;
 
-/* ---- 128-bit helpers (key setup, final fold) ---------------------------- */
-
-VP_INLINE __m128i vp_fold128(__m128i lo, __m128i mi, __m128i hi)
-{
-    const __m128i p = GFPOLY128;
-
-    mi = _mm_xor_si128(mi, _mm_xor_si128(_mm_shuffle_epi32(lo, 0x4e),
-                                         _mm_clmulepi64_si128(p, lo, 0x01)));
-    return _mm_xor_si128(hi, _mm_xor_si128(_mm_shuffle_epi32(mi, 0x4e),
-                                           _mm_clmulepi64_si128(p, mi, 0x01)));
-}
-
-VP_INLINE __m128i vp_mul128(__m128i a, __m128i b)
-{
-    return vp_fold128(_mm_clmulepi64_si128(a, b, 0x00),
-                      _mm_xor_si128(_mm_clmulepi64_si128(a, b, 0x01),
-                                    _mm_clmulepi64_si128(a, b, 0x10)),
-                      _mm_clmulepi64_si128(a, b, 0x11));
-}
+/* The 128-bit helpers (key setup, single blocks) are ghash_x86.h's. */
 
 /* ---- 256-bit GHASH ------------------------------------------------------ */
 
@@ -221,7 +203,7 @@ VP_INLINE __m128i vp_absorb_regs(const uint8_t *hk, __m128i y,
     size_t j;
 
     if (n == 1)
-        return vp_mul128(_mm_xor_si128(y, _mm256_castsi256_si128(x[0])),
+        return gx_mul(_mm_xor_si128(y, _mm256_castsi256_si128(x[0])),
                          _mm256_castsi256_si128(vp_pow1(hk)));
     vp_madd_s(&a, _mm256_xor_si256(x[0], _mm256_zextsi128_si256(y)),
               vp_pow2(hk, n), 1);
@@ -245,36 +227,29 @@ VP_INLINE __m128i vp_absorb_tail(const uint8_t *hk, __m128i y,
     for (j = 0; 2 * j + 1 < n; j++)
         x[j] = vp_load2(in + 32 * j);
     if (n % 2)
-        x[j] = _mm256_zextsi128_si256(_mm_shuffle_epi8(
-            _mm_loadu_si128((const __m128i *)(const void *)(in + 32 * j)), BSWAP128));
+        x[j] = _mm256_zextsi128_si256(gx_load(in + 32 * j));
     return vp_absorb_regs(hk, y, x, n);
 }
 
 VP_FN static void vp_init(uint64_t *hk, const uint8_t h[16])
 {
     uint8_t *k = (uint8_t *)(void *)hk;
-    __m128i x = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)h),
-                                 BSWAP128);
-    const __m128i top = _mm_shuffle_epi32(_mm_srai_epi32(x, 31), 0xff);
-    const __m128i carry = _mm_slli_si128(_mm_srli_epi64(x, 63), 8);
+    const __m128i x = gx_key_h(h); /* y * H (see pclmul.c) */
     size_t i;
 
-    /* y * H (see pclmul.c) */
-    x = _mm_or_si128(_mm_slli_epi64(x, 1), carry);
-    x = _mm_xor_si128(x, _mm_and_si128(top, GFPOLY128));
     /* H^1..H^16 as a tree of products, four multiplications deep (H^2;
      * H^3, H^4; H^4 * H^1..4; H^8 * H^1..8), not a chain of fifteen: the
      * products of one level are independent and overlap. Built in place
      * in the key (H^i at 16 (NPOW - i)), so no copy is left elsewhere. */
 #define VP_POW(i) (*(__m128i *)(void *)(k + 16 * (NPOW - (i))))
     VP_POW(1) = x;
-    VP_POW(2) = vp_mul128(x, x);
-    VP_POW(3) = vp_mul128(VP_POW(2), x);
-    VP_POW(4) = vp_mul128(VP_POW(2), VP_POW(2));
+    VP_POW(2) = gx_mul(x, x);
+    VP_POW(3) = gx_mul(VP_POW(2), x);
+    VP_POW(4) = gx_mul(VP_POW(2), VP_POW(2));
     for (i = 1; i <= 4; i++)
-        VP_POW(4 + i) = vp_mul128(VP_POW(4), VP_POW(i));
+        VP_POW(4 + i) = gx_mul(VP_POW(4), VP_POW(i));
     for (i = 1; i <= 8; i++)
-        VP_POW(8 + i) = vp_mul128(VP_POW(8), VP_POW(i));
+        VP_POW(8 + i) = gx_mul(VP_POW(8), VP_POW(i));
 #undef VP_POW
     /* halves' XORs: registers 2m and 2m+1 in qwords 0 and 1 of each lane */
     for (i = 0; i < 4; i++) {
@@ -294,12 +269,11 @@ VP_FN static void vp_blocks(const uint64_t *hk, uint8_t y[16],
 
     if (nblocks == 0) /* empty AAD: no round trip of y */
         return;
-    acc = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)y),
-                           BSWAP128);
+    acc = gx_load(y);
     for (; nblocks >= NPOW; nblocks -= NPOW, in += 16 * NPOW)
         acc = vp_absorb_step(k, acc, in);
     acc = vp_absorb_tail(k, acc, in, nblocks);
-    _mm_storeu_si128((__m128i *)(void *)y, _mm_shuffle_epi8(acc, BSWAP128));
+    gx_store(y, acc);
 }
 
 /* ------------------------------------------------------------------------
@@ -493,7 +467,7 @@ VP_INLINE __m128i vp_short_n(const rijn_aes_key *k, const uint8_t *hk,
             const __m128i o = _mm_aesenclast_si128(
                 _mm256_castsi256_si128(s[j]), _mm_xor_si128(_mm256_castsi256_si128(kl), d));
             _mm_storeu_si128((__m128i *)(void *)(out + 32 * j), o);
-            x[j] = _mm256_zextsi128_si256(_mm_shuffle_epi8(decrypt ? d : o, BSWAP128));
+            x[j] = _mm256_zextsi128_si256(_mm_shuffle_epi8(decrypt ? d : o, GX_BSWAP128));
         } else {
             x[j] = _mm256_setzero_si256(); /* unused */
         }
@@ -525,8 +499,7 @@ VP_INLINE void vp_crypt(const rijn_aes_key *key, const uint64_t *hk,
     __m256i c = _mm256_broadcastsi128_si256(
         _mm_shuffle_epi8(rijn_x86_load_ctr(ctr), _mm256_castsi256_si128(V2_SWAP32)));
     const __m256i lane1 = _mm256_set_epi32(1, 0, 0, 0, 0, 0, 0, 0);
-    __m128i acc = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)y),
-                                   BSWAP128);
+    __m128i acc = gx_load(y);
     /* blocks before the first counter that is a multiple of 8 */
     size_t head = (8 - (rijn_load32_be(ctr + 12) & 7)) & 7, nb;
 
@@ -543,7 +516,7 @@ VP_INLINE void vp_crypt(const rijn_aes_key *key, const uint64_t *hk,
         if (nblocks > 0)
             acc = vp_short(key, k, out, in, nblocks, _mm256_add_epi32(c, lane1),
                            acc, decrypt);
-        _mm_storeu_si128((__m128i *)(void *)y, _mm_shuffle_epi8(acc, BSWAP128));
+        gx_store(y, acc);
         return;
     }
     if (head > 0) {
@@ -579,7 +552,7 @@ VP_INLINE void vp_crypt(const rijn_aes_key *key, const uint64_t *hk,
     if (nblocks > 0)
         acc = vp_short(key, k, out, in, nblocks, _mm256_add_epi32(c, lane1), acc,
                        decrypt);
-    _mm_storeu_si128((__m128i *)(void *)y, _mm_shuffle_epi8(acc, BSWAP128));
+    gx_store(y, acc);
 }
 
 VP_FN static void vp_enc(const rijn_aes_key *key, const uint64_t *hk,

@@ -68,6 +68,7 @@
  * forwarded from those stores.
  */
 #include "ghash/ghash.h"
+#include "ghash/ghash_x86.h"
 #include "aes/x86/vaes_avx512.h"
 
 #if defined(RIJN_X86_VAES_AVX512)
@@ -89,10 +90,10 @@
  * Field arithmetic
  * --------------------------------------------------------------------- */
 
-/* Reverses the bytes of each 128-bit lane. */
+/* Reverses the bytes of each 128-bit lane (ghash_x86.h's constant). */
 VP_INLINE __m128i vp_bswap128(void)
 {
-    return _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    return GX_BSWAP128;
 }
 
 VP_INLINE __m512i vp_bswap(void)
@@ -381,8 +382,7 @@ VP_FN static void vp_blocks(const uint64_t *hk, uint8_t y[16],
         a = _mm_xor_si128(a, _mm_shuffle_epi8(vp_load_4x4(in),
                                               vp_bswap128()));
         a = vp_mul128(a, h1, vp_poly128());
-        _mm_storeu_si128((__m128i *)(void *)y,
-                         _mm_shuffle_epi8(a, vp_bswap128()));
+        gx_store(y, a);
         return;
     }
     acc = _mm512_zextsi128_si512(a);
@@ -404,9 +404,7 @@ VP_FN static void vp_blocks(const uint64_t *hk, uint8_t y[16],
         }
         acc = vp_fold_lanes(vp_reduce(&s, poly));
     }
-    _mm_storeu_si128((__m128i *)(void *)y,
-                     _mm_shuffle_epi8(_mm512_castsi512_si128(acc),
-                                      vp_bswap128()));
+    gx_store(y, _mm512_castsi512_si128(acc));
 }
 
 /* ------------------------------------------------------------------------
@@ -620,9 +618,7 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
     } else if (n > 0) {
         acc = vp_tail(rk, nr, enc, 1, 0, n, cb, pw, out, in, acc);
     }
-    _mm_storeu_si128((__m128i *)(void *)y,
-                     _mm_shuffle_epi8(_mm512_castsi512_si128(acc),
-                                      vp_bswap128()));
+    gx_store(y, _mm512_castsi512_si128(acc));
 }
 
 VP_FN static void vp_enc(const rijn_aes_key *k, const uint64_t *hk,

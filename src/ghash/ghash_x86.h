@@ -1,0 +1,88 @@
+/*
+ * The 128-bit GHASH field arithmetic on XMM registers that the x86
+ * engines share: pclmul.c's (the Montgomery fold, the schoolbook
+ * product of the key setup, y * H, block loads and stores), and
+ * vpclmul_avx2.c's in its key setup and single-block paths (its 256-bit
+ * code is its own). vpclmul_avx512.c takes only
+ * GX_BSWAP128 and gx_store: its XMM product folds with VPTERNLOGQ
+ * (AVX-512VL), its loads of y and single blocks are split for store
+ * forwarding, and its key setup computes its H times x^-1 (y * H here)
+ * in general-purpose registers.
+ *
+ * Representation (pclmul.c explains it): a block is byte-reflected
+ * (GX_BSWAP128), powers of H are stored times y, and a 256-bit product
+ * lo + y^64 mi + y^128 hi is reduced Montgomery-style by two carry-less
+ * products with GX_GFPOLY (gx_fold).
+ *
+ * The helpers carry their own target (GX_FEATURES: SSSE3 for PSHUFB,
+ * PCLMULQDQ). An engine whose target is a superset can call them: GCC
+ * and clang inline a callee whose target is a subset of the caller's.
+ */
+#ifndef RIJN_GHASH_GHASH_X86_H
+#define RIJN_GHASH_GHASH_X86_H
+
+#include "internal.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+#define GX_FEATURES(F) F(SSSE3, "ssse3") F(PCLMUL, "pclmul")
+#define GX_INLINE static inline __attribute__((always_inline, \
+    target(RIJN_X86_TARGET(GX_FEATURES))))
+
+/* Reverse the 16 bytes of a block. */
+#define GX_BSWAP128 _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+/* y^127 + y^126 + y^121 (high qword), + 1 (low): the reduction constant. */
+#define GX_GFPOLY _mm_set_epi64x((long long)0xc200000000000000ULL, 1)
+
+/* A block at p, byte-reflected. */
+GX_INLINE __m128i gx_load(const uint8_t *p)
+{
+    return _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)p),
+                            GX_BSWAP128);
+}
+
+/* Store the reflected block x at p in GCM's byte order. */
+GX_INLINE void gx_store(uint8_t *p, __m128i x)
+{
+    _mm_storeu_si128((__m128i *)(void *)p, _mm_shuffle_epi8(x, GX_BSWAP128));
+}
+
+/* The Montgomery reduction (see pclmul.c's top): lo and mi folded
+ * upwards, 64 bits at a time; returns the reduced product. */
+GX_INLINE __m128i gx_fold(__m128i lo, __m128i mi, __m128i hi)
+{
+    const __m128i p = GX_GFPOLY;
+
+    mi = _mm_xor_si128(mi, _mm_xor_si128(_mm_shuffle_epi32(lo, 0x4e),
+                                         _mm_clmulepi64_si128(p, lo, 0x01)));
+    return _mm_xor_si128(hi, _mm_xor_si128(_mm_shuffle_epi32(mi, 0x4e),
+                                           _mm_clmulepi64_si128(p, mi, 0x01)));
+}
+
+/* a x b, both reflected (schoolbook), reduced: for the key setup (and
+ * vpclmul-avx2's lone block). */
+GX_INLINE __m128i gx_mul(__m128i a, __m128i b)
+{
+    return gx_fold(_mm_clmulepi64_si128(a, b, 0x00),
+                   _mm_xor_si128(_mm_clmulepi64_si128(a, b, 0x01),
+                                 _mm_clmulepi64_si128(a, b, 0x10)),
+                   _mm_clmulepi64_si128(a, b, 0x11));
+}
+
+/* y * H (reflected) from the hash key h: shift the 128-bit value left
+ * once (the carry between the halves by hand) and, if bit 127 fell out,
+ * add the polynomial. With the keys' powers stored times y, the
+ * Montgomery factor y^-128 of each product cancels one y. */
+GX_INLINE __m128i gx_key_h(const uint8_t h[16])
+{
+    __m128i x = gx_load(h);
+    const __m128i top = _mm_shuffle_epi32(_mm_srai_epi32(x, 31), 0xff);
+    const __m128i carry = _mm_slli_si128(_mm_srli_epi64(x, 63), 8);
+
+    x = _mm_or_si128(_mm_slli_epi64(x, 1), carry);
+    return _mm_xor_si128(x, _mm_and_si128(top, GX_GFPOLY));
+}
+
+#endif /* x86-64 */
+#endif /* RIJN_GHASH_GHASH_X86_H */
