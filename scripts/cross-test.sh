@@ -9,8 +9,10 @@
 # ./build-cross) with cmake/toolchains/<arch>.cmake, -DRIJN_WERROR=ON
 # -DRIJN_BUILD_TOOLS=ON, build with -j$RIJN_JOBS (default 2), run ctest
 # --output-on-failure -j$RIJN_JOBS under the toolchain's qemu, and print the ctest
-# summary per arch. Exit status is non-zero if any arch failed to
-# configure, build or pass its tests.
+# summary per arch (and, after configuring, the OpenSSL the *_openssl
+# suites compare with: aarch64's and ppc64le's, see setup.sh --test).
+# Exit status is non-zero if any arch failed to configure, build or pass
+# its tests.
 #
 # aarch64 gets a second, short pass as a core without the crypto extension
 # (Cortex-A53/A72: Raspberry Pi 3 and 4). qemu's models all have AES and
@@ -135,6 +137,15 @@ $arch: CONFIGURE FAILED (see $bdir/configure.log)"
         continue
     fi
     grep -E "^(RIJN_QEMU|RIJN_QEMU_CPU|CMAKE_C_COMPILER):" "$bdir/CMakeCache.txt" | sed 's/^/    /'
+    # the OpenSSL the *_openssl suites compare with (rijn-cross-common.cmake)
+    ossl_lib=$(sed -n 's/^OPENSSL_CRYPTO_LIBRARY:[A-Z]*=//p' "$bdir/CMakeCache.txt")
+    ossl_inc=$(sed -n 's/^OPENSSL_INCLUDE_DIR:[A-Z]*=//p' "$bdir/CMakeCache.txt")
+    ossl_ver=$(sed -n 's/^# *define OPENSSL_FULL_VERSION_STR "\(.*\)"/\1/p' \
+        "$ossl_inc/openssl/opensslv.h" 2>/dev/null)
+    case $ossl_lib in
+    *NOTFOUND*|"") echo "    OpenSSL peer: none (no *_openssl suites)" ;;
+    *) echo "    OpenSSL peer: ${ossl_ver:-?} ($ossl_lib)" ;;
+    esac
     echo "=== $arch: build"
     if ! cmake --build "$bdir" -j"$jobs" >"$bdir/build.log" 2>&1; then
         grep -E "error|Error" "$bdir/build.log" | head -n 40

@@ -31,30 +31,54 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
-# Debian's libcrypto for the target, installed next to the host's through
-# multiarch (scripts/setup.sh --test installs libssl-dev:arm64): when it is
-# there, the OpenSSL differential suites (diff_openssl, gcm_openssl,
-# poly1305_openssl) are built too, linked statically like everything here,
-# and run under qemu against a real peer. Its headers are split between
-# /usr/include/openssl and /usr/include/<triple>/openssl; one folder of
-# links in the build tree joins them (adding /usr/include itself to a cross
-# build would let host headers in). -DRIJN_CROSS_OPENSSL=OFF leaves it out.
+# Debian's libcrypto for the target: when it is there, the OpenSSL
+# differential suites (diff_openssl, gcm_openssl, poly1305_openssl) are
+# built too, linked statically like everything here, and run under qemu
+# against a real peer. Looked for first next to the host's through
+# multiarch (scripts/setup.sh --test installs libssl-dev:arm64), then in a
+# folder where Debian's packages for the target were only unpacked
+# (dpkg-deb -x): RIJN_CROSS_OPENSSL_ROOT (cache or environment variable),
+# by default /opt/rijn-ossl/ppc64el for powerpc64le-linux-gnu, which
+# scripts/setup.sh --test fills. Its headers are split between
+# <root>/usr/include/openssl and <root>/usr/include/<triple>/openssl; one
+# folder of links in the build tree joins them (adding /usr/include itself
+# to a cross build would let host headers in). -DRIJN_CROSS_OPENSSL=OFF
+# leaves it out.
+if(NOT RIJN_CROSS_OPENSSL_ROOT AND DEFINED ENV{RIJN_CROSS_OPENSSL_ROOT})
+  set(RIJN_CROSS_OPENSSL_ROOT "$ENV{RIJN_CROSS_OPENSSL_ROOT}")
+endif()
+if(NOT RIJN_CROSS_OPENSSL_ROOT AND RIJN_CROSS_TRIPLE STREQUAL "powerpc64le-linux-gnu")
+  set(RIJN_CROSS_OPENSSL_ROOT /opt/rijn-ossl/ppc64el)
+endif()
 if(NOT DEFINED RIJN_CROSS_OPENSSL OR RIJN_CROSS_OPENSSL)
-  set(_rijn_ossl_lib /usr/lib/${RIJN_CROSS_TRIPLE}/libcrypto.a)
-  set(_rijn_ossl_inc /usr/include/${RIJN_CROSS_TRIPLE}/openssl)
-  if(EXISTS "${_rijn_ossl_lib}" AND EXISTS "${_rijn_ossl_inc}/opensslconf.h" AND
-     EXISTS /usr/include/openssl/evp.h)
-    set(_rijn_ossl_join "${CMAKE_BINARY_DIR}/rijn-openssl-${RIJN_CROSS_TRIPLE}")
-    file(GLOB _rijn_ossl_headers /usr/include/openssl/*.h "${_rijn_ossl_inc}/*.h")
-    file(MAKE_DIRECTORY "${_rijn_ossl_join}/openssl")
-    foreach(_h IN LISTS _rijn_ossl_headers)
-      get_filename_component(_n "${_h}" NAME)
-      file(CREATE_LINK "${_h}" "${_rijn_ossl_join}/openssl/${_n}" SYMBOLIC)
-    endforeach()
-    set(OPENSSL_INCLUDE_DIR "${_rijn_ossl_join}" CACHE PATH "OpenSSL headers for the target")
-    set(OPENSSL_CRYPTO_LIBRARY "${_rijn_ossl_lib}" CACHE FILEPATH "libcrypto for the target")
-    set(OPENSSL_USE_STATIC_LIBS TRUE)
-  endif()
+  foreach(_rijn_ossl_root "" ${RIJN_CROSS_OPENSSL_ROOT})
+    set(_rijn_ossl_lib ${_rijn_ossl_root}/usr/lib/${RIJN_CROSS_TRIPLE}/libcrypto.a)
+    set(_rijn_ossl_inc ${_rijn_ossl_root}/usr/include/${RIJN_CROSS_TRIPLE}/openssl)
+    set(_rijn_ossl_common ${_rijn_ossl_root}/usr/include/openssl)
+    if(EXISTS "${_rijn_ossl_lib}" AND EXISTS "${_rijn_ossl_inc}/opensslconf.h" AND
+       EXISTS "${_rijn_ossl_common}/evp.h")
+      set(_rijn_ossl_join "${CMAKE_BINARY_DIR}/rijn-openssl-${RIJN_CROSS_TRIPLE}")
+      file(GLOB _rijn_ossl_headers "${_rijn_ossl_common}/*.h" "${_rijn_ossl_inc}/*.h")
+      file(REMOVE_RECURSE "${_rijn_ossl_join}/openssl")
+      file(MAKE_DIRECTORY "${_rijn_ossl_join}/openssl")
+      foreach(_h IN LISTS _rijn_ossl_headers)
+        get_filename_component(_n "${_h}" NAME)
+        file(CREATE_LINK "${_h}" "${_rijn_ossl_join}/openssl/${_n}" SYMBOLIC)
+      endforeach()
+      # FORCE over a NOTFOUND from a configure run before it was there
+      if(NOT OPENSSL_INCLUDE_DIR OR NOT OPENSSL_CRYPTO_LIBRARY)
+        set(_rijn_ossl_force FORCE)
+      else()
+        set(_rijn_ossl_force)
+      endif()
+      set(OPENSSL_INCLUDE_DIR "${_rijn_ossl_join}" CACHE PATH
+          "OpenSSL headers for the target" ${_rijn_ossl_force})
+      set(OPENSSL_CRYPTO_LIBRARY "${_rijn_ossl_lib}" CACHE FILEPATH
+          "libcrypto for the target" ${_rijn_ossl_force})
+      set(OPENSSL_USE_STATIC_LIBS TRUE)
+      break()
+    endif()
+  endforeach()
 endif()
 
 if(NOT RIJN_QEMU_CPU AND DEFINED ENV{RIJN_QEMU_CPU} AND NOT "$ENV{RIJN_QEMU_CPU}" STREQUAL "")
