@@ -601,25 +601,30 @@ static int run_control(tu_rng *rng)
     return tu_end();
 }
 
+/* "NAME N" in argv sets *v and is removed from argv (confirm_in_child's
+ * options; tu_seed_from_args does the same for --seed). */
+static void take_option(int *argc, char **argv, const char *name, int *v)
+{
+    for (int i = 1; i + 1 < *argc; i++)
+        if (strcmp(argv[i], name) == 0) {
+            *v = atoi(argv[i + 1]);
+            for (int j = i; j + 2 <= *argc; j++)
+                argv[j] = argv[j + 2];
+            *argc -= 2;
+            return;
+        }
+}
+
 int main(int argc, char **argv)
 {
-    uint64_t seed;
     tu_rng rng;
 
-    for (int i = 1; i + 1 < argc; i++)
-        if (strcmp(argv[i], "--confirm") == 0 ||
-            strcmp(argv[i], "--attempt") == 0) {
-            *(argv[i][2] == 'c' ? &g_confirm : &g_attempt) = atoi(argv[i + 1]);
-            for (int j = i; j + 2 <= argc; j++)
-                argv[j] = argv[j + 2];
-            argc -= 2;
-            i--;
-        }
-    seed = tu_seed_from_args(&argc, argv);
-    g_seed = seed;
+    take_option(&argc, argv, "--confirm", &g_confirm);
+    take_option(&argc, argv, "--attempt", &g_attempt);
+    g_seed = tu_seed_from_args(&argc, argv);
     g_mode = argc > 1 ? argv[1] : NULL;
     g_arg = argc > 2 ? argv[2] : NULL;
-    tu_rng_seed(&rng, seed);
+    tu_rng_seed(&rng, g_seed);
     if (argc == 3 && strcmp(argv[1], "aes") == 0)
         return run_aes(argv[2], &rng);
     if (argc == 3 && strcmp(argv[1], "poly") == 0)
