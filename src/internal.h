@@ -232,6 +232,33 @@ void rijn_aesni_setkey_wide(rijn_aes_key *k, const uint8_t *key,
 #endif
 
 /* ------------------------------------------------------------------------
+ * Read once (the decrypt rule of rijn_gcm.h: the ciphertext GHASH absorbs
+ * is the ciphertext the keystream is XORed with). RIJN_READ_ONCE_VEC(v)
+ * after a vector load of input: v is then a register value the compiler
+ * cannot see into, so it can neither fold the load into two instructions'
+ * memory operands nor re-read the input later instead of keeping (or
+ * spilling to the stack) what it loaded. Input is caller memory that
+ * another thread or process may change between two reads. No code is
+ * emitted. RIJN_READ_ONCE_GPR for general-purpose register values.
+ * --------------------------------------------------------------------- */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define RIJN_READ_ONCE_VEC(v) __asm__("" : "+v"(v))
+#elif defined(__GNUC__) && (defined(__powerpc__) || defined(__powerpc64__))
+#define RIJN_READ_ONCE_VEC(v) __asm__("" : "+v"(v))
+#elif defined(__GNUC__) && (defined(__aarch64__) || defined(__arm__))
+#define RIJN_READ_ONCE_VEC(v) __asm__("" : "+w"(v))
+#elif defined(__GNUC__)
+#define RIJN_READ_ONCE_VEC(v) __asm__("" : "+m"(v))
+#else
+#define RIJN_READ_ONCE_VEC(v) ((void)0)
+#endif
+#if defined(__GNUC__)
+#define RIJN_READ_ONCE_GPR(v) __asm__("" : "+r"(v))
+#else
+#define RIJN_READ_ONCE_GPR(v) ((void)0)
+#endif
+
+/* ------------------------------------------------------------------------
  * Byte order (the only way multi-byte values are read or written)
  * --------------------------------------------------------------------- */
 /* Native-order loads and stores of any alignment, then a byte swap where
