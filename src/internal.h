@@ -100,8 +100,14 @@ typedef struct rijn_registry {
     atomic_int ready;
 } rijn_registry;
 
-/* getenv, but NULL in a setuid/setgid program (secure_getenv). */
+/* getenv, but NULL in a program running with privileges its caller does
+ * not have: setuid, setgid, file capabilities, LSM transitions
+ * (secure_getenv; where the C library lacks it, rijn_getenv_fallback). */
 const char *rijn_getenv(const char *name);
+/* The same rule without secure_getenv: the kernel's AT_SECURE flag
+ * (getauxval) where there is one, else real against effective ids.
+ * Always built, so that the tests run it on every host. */
+const char *rijn_getenv_fallback(const char *name);
 /* 1 if RIJN_ALLOW_VARIABLE_TIME=1 (read with rijn_getenv). */
 int rijn_env_allows_variable_time(void);
 /* 1 if the CPU features (after RIJN_CPU_MASK) satisfy d->needs; _on: if

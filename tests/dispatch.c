@@ -9,16 +9,18 @@
  *   test_dispatch ghash NAME ok|fail
  *                                 the same for RIJN_GHASH_IMPL: AES-GCM
  *                                 key setup must use engine NAME, or fail
- *   test_dispatch environment honoured|ignored
+ *   test_dispatch environment honoured|ignored|ignored-caps
  *                                 run with RIJN_IMPL=nosuch by
  *                                 dispatch_setuid.sh, as a normal program
- *                                 (key setup must fail) or setuid (the
- *                                 environment must be ignored)
+ *                                 (key setup must fail), setuid or with a
+ *                                 file capability (the environment must be
+ *                                 ignored)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -161,30 +163,47 @@ static int ghash_forced(const char *name, int expect_ok)
     return tu_end();
 }
 
-static int environment(int ignored)
+/* mode: "honoured" (a normal run), "ignored" (setuid: another effective
+ * user), "ignored-caps" (file capabilities: the same user, but the kernel
+ * marks the run secure, AT_SECURE, and so must the library) */
+static int environment(const char *mode)
 {
     rijn_aes_key k;
     static const uint8_t key[16];
+    int ignored = strcmp(mode, "honoured") != 0;
+    int caps = strcmp(mode, "ignored-caps") == 0;
     int setuid_run = getuid() != geteuid();
 
-    tu_begin("dispatch-env", "ref");
-    if (ignored && !setuid_run) {
+    tu_begin(caps ? "dispatch-env-caps" : "dispatch-env", "ref");
+    if (ignored && !caps && !setuid_run) {
         printf("dispatch-env.ref: SKIPPED: the setuid bit had no effect "
                "(a nosuid mount?)\n");
+        exit(TU_SKIP);
+    }
+    if (caps && (setuid_run || getauxval(AT_SECURE) == 0)) {
+        printf("dispatch-env-caps.ref: SKIPPED: the file capability did "
+               "not make the run secure (AT_SECURE 0; a nosuid mount?)\n");
         exit(TU_SKIP);
     }
     check(getenv("RIJN_IMPL") != NULL, "RIJN_IMPL is in the environment");
     if (ignored) {
         char buf[256];
         check(rijn_getenv("RIJN_IMPL") == NULL, "rijn_getenv ignores it");
+        /* the path taken where the C library has no secure_getenv: the
+         * ids are equal under file capabilities, AT_SECURE is not */
+        check(rijn_getenv_fallback("RIJN_IMPL") == NULL,
+              "rijn_getenv_fallback (no secure_getenv) ignores it");
         check(rijn_aes_setkey(&k, key, 16) == 0, "key setup works");
         check(rijn_impl_default() != NULL, "the best backend is the default");
         rijn_cpu_features(buf, sizeof buf);
         check(rijn_cpu_features_get() == rijn_cpu_detect(),
               "RIJN_CPU_MASK is ignored too");
-        tu_note("setuid: default %s, features %s", rijn_impl_default(), buf);
+        tu_note("%s: default %s, features %s", caps ? "capabilities" : "setuid",
+                rijn_impl_default(), buf);
     } else {
         check(rijn_getenv("RIJN_IMPL") != NULL, "rijn_getenv reads it");
+        check(rijn_getenv_fallback("RIJN_IMPL") != NULL,
+              "rijn_getenv_fallback reads it");
         check(rijn_aes_setkey(&k, key, 16) == -1, "key setup fails");
     }
     return tu_end();
@@ -193,7 +212,7 @@ static int environment(int ignored)
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "environment") == 0)
-        return environment(strcmp(argv[2], "ignored") == 0);
+        return environment(argv[2]);
     if (argc >= 2 && strcmp(argv[1], "unit") == 0) {
         tu_begin("dispatch", "ref");
         return unit();

@@ -25,4 +25,28 @@ RIJN_IMPL=nosuch "$d/test_dispatch" environment honoured || exit 1
 
 chown nobody "$d/test_dispatch" && chmod 4755 "$d/test_dispatch" || exit 1
 echo "== setuid nobody: RIJN_IMPL=nosuch, RIJN_CPU_MASK=0x0 must be ignored"
-RIJN_IMPL=nosuch RIJN_CPU_MASK=0x0 "$d/test_dispatch" environment ignored
+RIJN_IMPL=nosuch RIJN_CPU_MASK=0x0 "$d/test_dispatch" environment ignored || exit 1
+
+# File capabilities: the same user before and after exec, so a check that
+# compares real and effective ids sees nothing, but the kernel sets
+# AT_SECURE and the environment must be ignored (secure_getenv, and
+# rijn_getenv_fallback for C libraries without it). Run as nobody: root's
+# capabilities cannot grow, so its run is not marked secure.
+if ! command -v setcap >/dev/null 2>&1 || ! command -v setpriv >/dev/null 2>&1; then
+    echo "== file capabilities: not checked (no setcap or setpriv; Debian: libcap2-bin, util-linux)"
+    exit 0
+fi
+c=$(mktemp -d "$(dirname "$prog")/caps.XXXXXX") || exit 1
+trap 'rm -rf "$d" "$c"' EXIT
+cp "$prog" "$c/test_dispatch" && chmod 755 "$c" "$c/test_dispatch" || exit 1
+if ! setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$c/test_dispatch" 2>/dev/null; then
+    echo "== file capabilities: not checked ($c is not reachable by nobody)"
+    exit 0
+fi
+if ! setcap cap_net_bind_service=ep "$c/test_dispatch" 2>/dev/null; then
+    echo "== file capabilities: not checked (setcap failed: no xattr support here?)"
+    exit 0
+fi
+echo "== file capability, run as nobody: RIJN_IMPL=nosuch must be ignored"
+RIJN_IMPL=nosuch RIJN_CPU_MASK=0x0 setpriv --reuid=nobody --regid=nogroup \
+    --clear-groups "$c/test_dispatch" environment ignored-caps

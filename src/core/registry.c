@@ -11,8 +11,28 @@
 #endif
 #include <stdlib.h>
 #include <unistd.h>
+#if defined(RIJN_HAVE_GETAUXVAL)
+#include <sys/auxv.h>
+#endif
 
 #include "internal.h"
+
+/* see internal.h */
+const char *rijn_getenv_fallback(const char *name)
+{
+#if defined(RIJN_HAVE_GETAUXVAL) && defined(AT_SECURE)
+    /* The kernel's verdict, the one secure_getenv reads: set for setuid
+     * and setgid programs, for file capabilities and for LSM transitions,
+     * where the real and effective ids may well be equal. */
+    if (getauxval(AT_SECURE) != 0)
+        return NULL;
+#else
+    /* No auxiliary vector: the ids are all there is to compare. */
+    if (getuid() != geteuid() || getgid() != getegid())
+        return NULL;
+#endif
+    return getenv(name);
+}
 
 /* see internal.h */
 const char *rijn_getenv(const char *name)
@@ -20,11 +40,7 @@ const char *rijn_getenv(const char *name)
 #if defined(RIJN_HAVE_SECURE_GETENV)
     return secure_getenv(name);
 #else
-    /* The same rule by hand: nothing from the environment of a program
-     * running with privileges its caller does not have. */
-    if (getuid() != geteuid() || getgid() != getegid())
-        return NULL;
-    return getenv(name);
+    return rijn_getenv_fallback(name);
 #endif
 }
 
