@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "rijn.h"
+#include "rijn_gcm.h"
 #include "tool.h"
 
 void tool_verr(const char *fmt, va_list ap)
@@ -43,36 +44,65 @@ int tool_is_help(const char *s)
            strcmp(s, "--help") == 0;
 }
 
-int tool_check_rijn_impl_env(const char *prog)
+/* One kind of implementation the environment may force: its variable, what
+ * the library picks (NULL when the variable names one it cannot use) and
+ * its list. */
+struct impl_kind {
+    const char *var, *what;
+    const char *(*pick)(void);
+    int (*get)(size_t i, rijn_impl_info *info);
+};
+
+static const struct impl_kind aes_kind = {
+    "RIJN_IMPL", "AES backend", rijn_impl_default, rijn_impl_get};
+static const struct impl_kind ghash_kind = {
+    "RIJN_GHASH_IMPL", "GHASH engine", rijn_gcm_impl_default,
+    rijn_gcm_impl_get};
+
+/* Says why k's variable makes the library refuse (if it does). */
+static int check_impl_env(const char *prog, const struct impl_kind *k)
 {
-    const char *want = getenv("RIJN_IMPL");
+    const char *want = getenv(k->var);
     rijn_impl_info info;
 
-    if (rijn_impl_default() != NULL)
+    if (k->pick() != NULL)
         return 0;
     if (want == NULL || *want == '\0') {
-        tool_err("%s: no AES backend can run on this CPU", prog);
+        tool_err("%s: no %s can run on this CPU", prog, k->what);
         return -1;
     }
-    for (size_t i = 0; rijn_impl_get(i, &info) == 0; i++) {
+    for (size_t i = 0; k->get(i, &info) == 0; i++) {
         if (strcmp(info.name, want) != 0)
             continue;
         if (!info.available)
-            tool_err("%s: RIJN_IMPL=%s: this CPU cannot run it (needs %s)",
-                     prog, want, info.needs[0] ? info.needs : "-");
+            tool_err("%s: %s=%s: this CPU cannot run it (needs %s)", prog,
+                     k->var, want, info.needs[0] ? info.needs : "-");
         else
-            tool_err("%s: RIJN_IMPL=%s: not constant time; the environment "
+            tool_err("%s: %s=%s: not constant time; the environment "
                      "may select it only with RIJN_ALLOW_VARIABLE_TIME=1",
-                     prog, want);
+                     prog, k->var, want);
         return -1;
     }
     fflush(stdout);
-    fprintf(stderr, "rijn: %s: RIJN_IMPL=%s: unknown backend; compiled in:",
-            prog, want);
-    for (size_t i = 0; rijn_impl_get(i, &info) == 0; i++)
+    fprintf(stderr, "rijn: %s: %s=%s: unknown %s; compiled in:", prog,
+            k->var, want, k->what);
+    for (size_t i = 0; k->get(i, &info) == 0; i++)
         fprintf(stderr, "%s%s", i ? ", " : " ", info.name);
     fputc('\n', stderr);
     return -1;
+}
+
+int tool_check_rijn_impl_env(const char *prog)
+{
+    return check_impl_env(prog, &aes_kind);
+}
+
+int tool_check_gcm_impl_env(const char *prog)
+{
+    /* the AES backend first: the engine is picked for it */
+    if (check_impl_env(prog, &aes_kind) != 0)
+        return -1;
+    return check_impl_env(prog, &ghash_kind);
 }
 
 static void usage(FILE *f)

@@ -52,7 +52,10 @@ int tool_is_help(const char *s);
  * e.g. over /proc/sys/fs/pipe-max-size, is ignored). */
 void tool_grow_pipe(int fd, int bytes);
 
-/* Explain why RIJN_IMPL is unusable (if it is); returns 0 if it is fine. */
+/* Explain why RIJN_IMPL is unusable (if it is); returns 0 if it is fine.
+ * The _gcm one also checks RIJN_GHASH_IMPL, for commands that use
+ * AES-GCM. */
 int tool_check_rijn_impl_env(const char *prog);
+int tool_check_gcm_impl_env(const char *prog);
 
 #endif /* RIJN_TOOL_H */
