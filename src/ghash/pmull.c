@@ -26,11 +26,19 @@
  *
  * Fused AES-GCM (enc, dec): 8 AES-CTR blocks per step (armv8's counter
  * scheme, armv8.h), in one inline-assembly loop in which the GHASH of the
- * previous 8 ciphertext blocks (encryption; the current ones when
- * decrypting) runs between the AES round groups, so the AES and PMULL
- * pipes work in parallel. Round keys are reloaded four at a time per step
- * (32 registers do not hold 15 round keys, 8 states, 8 data blocks and
- * the powers of H).
+ * previous 8 ciphertext blocks runs between the AES round groups, so the
+ * AES and PMULL pipes work in parallel. Round keys are reloaded four at a
+ * time per step (32 registers do not hold 15 round keys, 8 states, 8 data
+ * blocks and the powers of H).
+ *
+ * Decryption reads each ciphertext block once (the decrypt rule of
+ * rijn_gcm.h: the tag covers exactly the bytes decrypted, whatever another
+ * thread or process writes to the input meanwhile). The registers cannot
+ * keep a batch from its XOR with the keystream until its GHASH in the next
+ * step, so the step that XORs a batch also stores the blocks it loaded
+ * (two ST1) to a private 128-byte stack buffer, which the next step's
+ * GHASH reads; the blocks of fewer than 8 after the batches are loaded
+ * once into registers (pm_dec_short).
  *
  * Constant time: PMULL, AESE/AESMC, EOR, EXT, TRN, REV64 and loads at
  * public addresses only; no branch or index depends on H, the data or
@@ -163,35 +171,53 @@ PM_INLINE gv pm_hk(const uint8_t *t, unsigned i)
     return vld1q_u8(t + 192 + 16 * (8 - i));
 }
 
+/* The unreduced sums: x (swapped form) times H^i added to lo, hi, mid. */
+typedef struct {
+    gv lo, hi, mid;
+} pm_acc;
+
+PM_INLINE void pm_acc_add(pm_acc *a, const uint8_t *t, gv x, unsigned i)
+{
+    const gv hs = pm_hs(t, i);
+
+    a->lo = veorq_u8(a->lo, pm_mul1(x, hs));
+    a->hi = veorq_u8(a->hi, pm_mul0(x, hs));
+    a->mid = veorq_u8(a->mid,
+                      pm_mul0(veorq_u8(x, pm_swap(x)), pm_hk(t, i)));
+}
+
+PM_INLINE void pm_acc_zero(pm_acc *a)
+{
+    a->lo = a->hi = a->mid = vdupq_n_u8(0);
+}
+
 /* y (swapped form) absorbs n < 8 blocks, one reduction: powers n..1 */
 static gv pm_short(const uint8_t *t, gv y, const uint8_t *in, size_t n)
 {
-    gv lo = vdupq_n_u8(0), hi = lo, mid = lo;
+    pm_acc a;
     size_t j;
 
+    pm_acc_zero(&a);
     for (j = 0; j < n; j++) {
         gv x = pm_load_block(in + 16 * j);
-        const gv hs = pm_hs(t, (unsigned)(n - j));
         if (j == 0)
             x = veorq_u8(x, y);
-        lo = veorq_u8(lo, pm_mul1(x, hs));
-        hi = veorq_u8(hi, pm_mul0(x, hs));
-        mid = veorq_u8(mid, pm_mul0(veorq_u8(x, pm_swap(x)),
-                                    pm_hk(t, (unsigned)(n - j))));
+        pm_acc_add(&a, t, x, (unsigned)(n - j));
     }
-    return pm_swap(pm_reduce(lo, hi, mid));
+    return pm_swap(pm_reduce(a.lo, a.hi, a.mid));
 }
 
 /*
  * The GHASH of 8 blocks at [gh] into v29 (Y, swapped form, in and out),
  * in two halves of 4 blocks and the reduction, for the loops below.
  * hp: the 8-block tables, back at their start afterwards (the last load
- * adds hneg = -160). Registers: v14-v17 data,
+ * adds hneg = -160); gh advances by 64, then by ghinc (64, or gneg = -64
+ * to read the same private buffer again next step). Registers: v14-v17 data,
  * v18-v21 powers, v22-v23 Karatsuba words, v24/v25/v26 lo/hi/mid sums,
  * v27, v28, v31 scratch, v30 the constant 0xc2 << 56.
  */
-#define GH_PREP(hpinc) \
-    "ld1 {v14.16b-v17.16b}, [%[gh]], #64\n\t" \
+#define GH_PREP(hpinc, ghinc) \
+    "ld1 {v14.16b-v17.16b}, [%[gh]], " ghinc "\n\t" \
     "ld1 {v18.16b-v21.16b}, [%[hp]], #64\n\t" \
     "ld1 {v22.16b-v23.16b}, [%[hp]], " hpinc "\n\t" \
     "rev64 v14.16b, v14.16b\n\t" \
@@ -215,7 +241,7 @@ static gv pm_short(const uint8_t *t, gv y, const uint8_t *in, size_t n)
 #define GH_MID_0(k, w) "pmull v31.1q, v" #k ".1d, v" #w ".1d\n\t"
 #define GH_MID_1(k, w) "pmull2 v31.1q, v" #k ".2d, v" #w ".2d\n\t"
 #define GH_FIRST_HALF \
-    GH_PREP("#32") \
+    GH_PREP("#32", "#64") \
     "eor v14.16b, v14.16b, v29.16b\n\t" \
     GH_KPAIR(27, 14, 15) \
     GH_KPAIR(28, 16, 17) \
@@ -225,8 +251,8 @@ static gv pm_short(const uint8_t *t, gv y, const uint8_t *in, size_t n)
     GH_ACC(15, 19, 27, 22, 1) \
     GH_ACC(16, 20, 28, 23, 0) \
     GH_ACC(17, 21, 28, 23, 1)
-#define GH_SECOND_HALF \
-    GH_PREP("%[hneg]") \
+#define GH_SECOND_HALF(ghinc) \
+    GH_PREP("%[hneg]", ghinc) \
     GH_KPAIR(27, 14, 15) \
     GH_KPAIR(28, 16, 17) \
     GH_ACC(14, 18, 27, 22, 0) \
@@ -266,7 +292,7 @@ static void pm_ghash8(const uint8_t *tab, uint8_t y[16], const uint8_t *gh,
         "shl v30.2d, v30.2d, #57\n\t"
         "1:\n\t"
         GH_FIRST_HALF
-        GH_SECOND_HALF
+        GH_SECOND_HALF("#64")
         GH_REDUCE
         "subs %[n], %[n], #1\n\t"
         "b.ne 1b\n\t"
@@ -317,9 +343,12 @@ static void pm_blocks(const uint64_t *hk, uint8_t y[16], const uint8_t *in,
                     "rev w10, w10\n\t" \
                     "mov v" #j ".16b, v12.16b\n\t" \
                     "mov v" #j ".s[3], w10\n\t"
-/* out = in ^ k_last (v<KL>) ^ state, 4 blocks (v14-v17 as scratch) */
-#define FK_XOR4(a, b, c_, d, kl) \
+/* out = in ^ k_last (v<KL>) ^ state, 4 blocks (v14-v17 as scratch);
+ * COPY: nothing (encryption), or the store of the 4 blocks as loaded to
+ * the private buffer at gh (decryption, FK_COPY) */
+#define FK_XOR4(a, b, c_, d, kl, COPY) \
     "ld1 {v14.16b-v17.16b}, [%[in]], #64\n\t" \
+    COPY \
     "eor v14.16b, v14.16b, v" #kl ".16b\n\t" \
     "eor v15.16b, v15.16b, v" #kl ".16b\n\t" \
     "eor v16.16b, v16.16b, v" #kl ".16b\n\t" \
@@ -329,15 +358,24 @@ static void pm_blocks(const uint64_t *hk, uint8_t y[16], const uint8_t *in,
     "eor v" #c_ ".16b, v" #c_ ".16b, v16.16b\n\t" \
     "eor v" #d ".16b, v" #d ".16b, v17.16b\n\t" \
     "st1 {v" #a ".16b-v" #d ".16b}, [%[out]], #64\n\t"
+#define FK_COPY(ghinc) "st1 {v14.16b-v17.16b}, [%[gh]], " ghinc "\n\t"
+/* the XOR of a batch: encryption (its GHASH then reads out) */
+#define FK_XOR8_ENC(KL) \
+    FK_XOR4(0, 1, 2, 3, KL, "") FK_XOR4(4, 5, 6, 7, KL, "")
+/* decryption: its ciphertext to the private buffer, gh back at its start */
+#define FK_XOR8_DEC(KL) \
+    FK_XOR4(0, 1, 2, 3, KL, FK_COPY("#64")) \
+    FK_XOR4(4, 5, 6, 7, KL, FK_COPY("%[gneg]"))
 
 /*
  * The fused loops. v12 is the base counter block, v13 the constant 1 in
  * byte 15; [fast] counts the batches before byte 15 of the base wraps
  * (armv8.h), after which a batch is built from w + 8 * (batches done)
  * (label 3). Each step: the counters, the first 8 rounds with the GHASH
- * of the 8 blocks at gh (advanced by 128) between the round groups, the
- * last rounds (TAIL: FK_TAIL*, the last round key then in v<KL>), the
- * reduction, and out = in ^ k_last ^ state.
+ * of the previous batch's 8 ciphertext blocks at gh between the round
+ * groups (GH2: GH_SECOND_HALF with gh's second increment), the last
+ * rounds (TAIL: FK_TAIL*, the last round key then in v<KL>), the
+ * reduction, and out = in ^ k_last ^ state (XOR8: FK_XOR8_ENC or _DEC).
  */
 #define FK_SETUP \
     "ld1 {v29.16b}, [%[y]]\n\t" \
@@ -348,7 +386,7 @@ static void pm_blocks(const uint64_t *hk, uint8_t y[16], const uint8_t *in,
     "movi v13.2d, #0\n\t" \
     "mov w10, #1\n\t" \
     "mov v13.b[15], w10\n\t"
-#define FK_MAIN(TAIL, KL) \
+#define FK_MAIN(TAIL, KL, GH2, XOR8) \
     "1:\n\t" \
     "subs %[fast], %[fast], #1\n\t" \
     "b.lo 3f\n\t" \
@@ -365,11 +403,10 @@ static void pm_blocks(const uint64_t *hk, uint8_t y[16], const uint8_t *in,
     FK_GROUP4 \
     GH_FIRST_HALF \
     FK_GROUP4 \
-    GH_SECOND_HALF \
+    GH2 \
     TAIL \
     GH_REDUCE \
-    FK_XOR4(0, 1, 2, 3, KL) \
-    FK_XOR4(4, 5, 6, 7, KL) \
+    XOR8(KL) \
     "subs %[n], %[n], #1\n\t" \
     "b.ne 1b\n\t" \
     "b 4f\n\t" \
@@ -383,8 +420,8 @@ static void pm_blocks(const uint64_t *hk, uint8_t y[16], const uint8_t *in,
     "rev w10, w10\n\t" \
     "mov v12.s[3], w10\n\t" \
     "b 2b\n\t"
-/* encryption's first batch: AES only, its blocks built from w0 */
-#define FK_FIRST(TAIL, KL) \
+/* the first batch: AES only, its blocks built from w0 */
+#define FK_FIRST(TAIL, KL, XOR8) \
     "mov w11, %w[w0]\n\t" \
     FK_SLOW1(0) FK_SLOW1(1) FK_SLOW1(2) FK_SLOW1(3) \
     FK_SLOW1(4) FK_SLOW1(5) FK_SLOW1(6) FK_SLOW1(7) \
@@ -392,8 +429,7 @@ static void pm_blocks(const uint64_t *hk, uint8_t y[16], const uint8_t *in,
     "rev w10, w10\n\t" \
     "mov v12.s[3], w10\n\t" \
     FK_GROUP4 FK_GROUP4 TAIL \
-    FK_XOR4(0, 1, 2, 3, KL) \
-    FK_XOR4(4, 5, 6, 7, KL)
+    XOR8(KL)
 #define FK_FINISH \
     "rev64 v29.16b, v29.16b\n\t" \
     "st1 {v29.16b}, [%[y]]\n\t"
@@ -402,38 +438,43 @@ static void pm_blocks(const uint64_t *hk, uint8_t y[16], const uint8_t *in,
       [n] "+&r"(nbatches), [kp] "+&r"(kp), [hp] "+&r"(hp), \
       [fast] "+&r"(fast) \
     : [w] "r"(w), [w0] "r"(w0), [nall] "r"(nall), [kneg] "r"(kneg), \
-      [hneg] "r"(hneg), [cp] "r"(ctr), [y] "r"(y) \
+      [hneg] "r"(hneg), [gneg] "r"(gneg), [cp] "r"(ctr), [y] "r"(y) \
     : "x10", "x11", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", \
       "v9", "v10", "v11", "v12", "v13", GH_CLOBBERS, "cc", "memory"
-/* decryption: nbatches (> 0) steps hashing the ciphertext they decrypt */
-#define FK_DEC(TAIL, KL) \
-    __asm__ volatile(FK_SETUP FK_MAIN(TAIL, KL) "4:\n\t" FK_FINISH \
-                     FK_OPERANDS)
-/* encryption: the first batch alone, nbatches (>= 0) steps each hashing
- * the batch before it, then the GHASH of the last batch */
-#define FK_ENC(TAIL, KL) \
-    __asm__ volatile(FK_SETUP FK_FIRST(TAIL, KL) \
+/* the first batch alone, nbatches (>= 0) steps each hashing the batch
+ * before it, then the GHASH of the last batch; gh: out, advancing
+ * (encryption, GH2 = GH_SECOND_HALF("#64")), or the private buffer
+ * (decryption, GH2 = GH_SECOND_HALF("%[gneg]")) */
+#define FK_RUN(TAIL, KL, GH2, XOR8) \
+    __asm__ volatile(FK_SETUP FK_FIRST(TAIL, KL, XOR8) \
                      "cbz %[n], 4f\n\t" \
-                     FK_MAIN(TAIL, KL) \
+                     FK_MAIN(TAIL, KL, GH2, XOR8) \
                      "4:\n\t" \
-                     GH_FIRST_HALF GH_SECOND_HALF GH_REDUCE \
+                     GH_FIRST_HALF GH2 GH_REDUCE \
                      FK_FINISH \
                      FK_OPERANDS)
+#define FK_ENC(TAIL, KL) \
+    FK_RUN(TAIL, KL, GH_SECOND_HALF("#64"), FK_XOR8_ENC)
+#define FK_DEC(TAIL, KL) \
+    FK_RUN(TAIL, KL, GH_SECOND_HALF("%[gneg]"), FK_XOR8_DEC)
 
 /* nbatches (> 0) batches of 8 blocks from counter block ctr, y absorbing
- * their ciphertext: out (enc) or in (decryption). */
+ * their ciphertext: out (enc), or in as loaded once (decryption: copy,
+ * the private buffer the loop's GHASH reads, see the top). */
 static void pm_fused(const rijn_aes_key *k, const uint8_t *tab,
                      uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
                      const uint8_t *in, size_t nbatches, int enc)
 {
+    RIJN_ALIGN(16) uint8_t copy[128]; /* ciphertext only: no wipe */
     const uint8_t *kp = (const uint8_t *)k->rk, *hp = tab;
-    const uint8_t *gh = enc ? out : in;
+    uint8_t *gh = enc ? out : copy;
     const uint32_t w0 = rijn_load32_be(ctr + 12);
-    /* encryption's loop starts one batch later */
-    const uint32_t w = w0 + (enc ? 8 : 0);
+    /* the loop starts one batch later */
+    const uint32_t w = w0 + 8;
     size_t fast = (w & 0xff) < 0xf8 ? (0xf7 - (w & 0xff)) / 8 + 1 : 0;
-    const size_t nall = enc ? nbatches - 1 : nbatches; /* loop steps */
-    const long kneg = k->rounds == 10 ? -128 : -192, hneg = -160;
+    const size_t nall = nbatches - 1; /* loop steps */
+    const long kneg = k->rounds == 10 ? -128 : -192, hneg = -160,
+               gneg = -64;
 
     nbatches = nall;
     if (enc) {
@@ -458,6 +499,70 @@ static void pm_ctr_add(uint8_t next[16], const uint8_t ctr[16], size_t n)
 {
     memcpy(next, ctr, 12);
     rijn_store32_be(next + 12, rijn_load32_be(ctr + 12) + (uint32_t)n);
+}
+
+/*
+ * Decryption of n (constant, 1..7) blocks from counter block ctr, y
+ * (swapped form) absorbing them, returned: the keystream as one armv8
+ * batch (armv8.h), then each ciphertext block loaded once
+ * (RIJN_READ_ONCE_VEC: the compiler can neither load it again nor fold
+ * the load twice), XORed with the keystream and hashed from that value.
+ */
+PM_INLINE gv pm_dec_short_n(const rijn_aes_key *k, const unsigned nr,
+                            const uint8_t *t, gv y, const uint8_t ctr[16],
+                            uint8_t *out, const uint8_t *in, const size_t n)
+{
+    a8_v s[7];
+    a8_v kl;
+    pm_acc a;
+    size_t j;
+
+    a8_counters(vld1q_u8(ctr), rijn_load32_be(ctr + 12), s, n);
+    a8_rounds(k, nr, s, n);
+    kl = a8_last_key(k, nr);
+    pm_acc_zero(&a);
+    RIJN_UNROLL(7)
+    for (j = 0; j < n; j++) {
+        gv x = vld1q_u8(in + 16 * j);
+        RIJN_READ_ONCE_VEC(x);
+        vst1q_u8(out + 16 * j, veorq_u8(s[j], veorq_u8(x, kl)));
+        x = vrev64q_u8(x);
+        if (j == 0)
+            x = veorq_u8(x, y);
+        pm_acc_add(&a, t, x, (unsigned)(n - j));
+    }
+    return pm_swap(pm_reduce(a.lo, a.hi, a.mid));
+}
+
+PM_INLINE gv pm_dec_short_nr(const rijn_aes_key *k, const unsigned nr,
+                             const uint8_t *t, gv y, const uint8_t ctr[16],
+                             uint8_t *out, const uint8_t *in, size_t n)
+{
+    switch (n) {
+    case 7: return pm_dec_short_n(k, nr, t, y, ctr, out, in, 7);
+    case 6: return pm_dec_short_n(k, nr, t, y, ctr, out, in, 6);
+    case 5: return pm_dec_short_n(k, nr, t, y, ctr, out, in, 5);
+    case 4: return pm_dec_short_n(k, nr, t, y, ctr, out, in, 4);
+    case 3: return pm_dec_short_n(k, nr, t, y, ctr, out, in, 3);
+    case 2: return pm_dec_short_n(k, nr, t, y, ctr, out, in, 2);
+    default: return pm_dec_short_n(k, nr, t, y, ctr, out, in, 1);
+    }
+}
+
+/* n (1..7) blocks, y (bytes) absorbing their ciphertext */
+static void pm_dec_short(const rijn_aes_key *k, const uint8_t *t,
+                         uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
+                         const uint8_t *in, size_t n)
+{
+    gv yv = pm_load_block(y);
+
+    if (k->rounds == 10)
+        yv = pm_dec_short_nr(k, 10, t, yv, ctr, out, in, n);
+    else if (k->rounds == 12)
+        yv = pm_dec_short_nr(k, 12, t, yv, ctr, out, in, n);
+    else
+        yv = pm_dec_short_nr(k, 14, t, yv, ctr, out, in, n);
+    vst1q_u8(y, vrev64q_u8(yv));
 }
 
 static void pm_enc(const rijn_aes_key *k, const uint64_t *hk, uint8_t y[16],
@@ -486,9 +591,9 @@ static void pm_dec(const rijn_aes_key *k, const uint64_t *hk, uint8_t y[16],
     if (nb > 0)
         pm_fused(k, (const uint8_t *)hk, y, ctr, out, in, nb, 0);
     if (rest > 0) {
-        pm_blocks(hk, y, in + 128 * nb, rest);
         pm_ctr_add(c, ctr, 8 * nb);
-        k->impl->ctr32(k, out + 128 * nb, in + 128 * nb, rest, c);
+        pm_dec_short(k, (const uint8_t *)hk, y, c, out + 128 * nb,
+                     in + 128 * nb, rest);
     }
 }
 
