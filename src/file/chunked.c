@@ -12,6 +12,7 @@
  *   ciphertext = salt || commitment || chunk 0 || chunk 1 || ...
  */
 #include "hash/hash.h"
+#include "inject.h"
 #include "internal.h"
 #include "rijn_seal.h"
 
@@ -123,8 +124,10 @@ int rijn_chunked_open_chunk(const rijn_chunked *c, uint64_t index, int final,
 
     if (index >= RIJN_CHUNKED_MAX_CHUNKS)
         return RIJN_SEAL_ETOOBIG;
+    /* (injected bug 7, src/inject.h: a full chunk passes as the final) */
     if (in_len < RIJN_CHUNK_TAG ||
-        (final ? in_len >= RIJN_CHUNK_CT : in_len != RIJN_CHUNK_CT))
+        (final ? in_len >= RIJN_CHUNK_CT + RIJN_INJECTED(7)
+               : in_len != RIJN_CHUNK_CT))
         return RIJN_SEAL_ETRUNC;
     nonce_of(c, index, nonce);
     return rijn_gcm_open(&c->key, out, RIJN_CHUNK_TAG, nonce, 12, NULL, 0, in,
@@ -374,7 +377,7 @@ int rijn_chunked_reader_finish(rijn_chunked_stream *s)
         return fail(s, RIJN_SEAL_ETRUNC);
     if (s->state != S_BODY)
         return s->state < 0 ? s->state : fail(s, RIJN_SEAL_EARG);
-    if (s->used == RIJN_CHUNK_CT) {
+    if (s->used == RIJN_CHUNK_CT && !RIJN_INJECTED(7)) {
         /* the ciphertext ends with a full chunk: authenticate it, then the
          * missing final chunk is a truncation */
         r = open_full(s);

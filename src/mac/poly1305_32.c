@@ -13,6 +13,7 @@
  * memory index depends on the key or the message, and the final reduction
  * selects with masks.
  */
+#include "inject.h"
 #include "mac/poly1305_internal.h"
 
 /* st words: 0..4 h, 5..9 r, 10..13 5*r1..5*r4. */
@@ -141,7 +142,9 @@ static void poly32_finish(uint64_t *st, uint8_t tag[16],
     rijn_store32_le(tag + 4, (uint32_t)f);
     f = (uint64_t)g2 + rijn_load32_le(pad + 8) + (f >> 32);
     rijn_store32_le(tag + 8, (uint32_t)f);
-    f = (uint64_t)g3 + rijn_load32_le(pad + 12) + (f >> 32);
+    /* (injected bug 6, src/inject.h: this final carry dropped) */
+    f = (uint64_t)g3 + rijn_load32_le(pad + 12) +
+        (RIJN_INJECTED(6) ? 0 : (f >> 32));
     rijn_store32_le(tag + 12, (uint32_t)f);
     rijn_burn(st, 14 * sizeof st[0]);
 }
