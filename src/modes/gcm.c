@@ -10,6 +10,13 @@
  * the second pass reads what the first just wrote while it is in L1.
  * Partial blocks (the end of a message, or of a streaming piece) go
  * through the 16-byte keystream and GHASH buffers of the context.
+ *
+ * Decryption reads each ciphertext byte of the caller's once (rijn_gcm.h,
+ * Decryption): the block GHASH absorbs is the block XORed with the
+ * keystream, however the input changes meanwhile. The fused kernels load
+ * each block once (ghash.h, dec); everywhere else here the ciphertext is
+ * first copied to private memory (copy_once) and hashed and decrypted
+ * from the copy.
  */
 #include "ghash/ghash.h"
 #include "rijn_registry.h"
@@ -171,8 +178,44 @@ static void start(const rijn_gcm_key *k, uint8_t ctr[16], uint8_t ek0[16],
 }
 
 /*
+ * Ciphertext read once (the decrypt rule of rijn_gcm.h): n bytes of the
+ * caller's input into private memory, then a compiler barrier that claims
+ * to change memory, so that what follows reads the copy and cannot be
+ * turned back into reads of src (which another thread or process may
+ * change between two reads). Every decrypt path below either reads the
+ * ciphertext through this copy or hands it to a fused kernel (ghash.h:
+ * dec loads each block once).
+ */
+static void copy_once(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    memcpy(dst, src, n);
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__ __volatile__("" : : "r"(dst) : "memory");
+#endif
+}
+
+/*
+ * Unfused decryption of n <= GCM_CHUNK / 16 blocks: the slice is copied to
+ * the stack first, GHASH and ctr32 both read the copy (out may equal in).
+ * Not inlined: the 4 KiB buffer stays out of the callers' frames (the
+ * fused and short paths do not need it).
+ */
+__attribute__((noinline))
+static void dec_slice(const rijn_gcm_key *k, uint8_t y[16],
+                      const uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+                      size_t n)
+{
+    RIJN_ALIGN(64) uint8_t c[GCM_CHUNK];
+
+    copy_once(c, in, 16 * n);
+    k->ghash->blocks(k->h, y, c, n);
+    k->aes.impl->ctr32(&k->aes, out, c, n, ctr);
+}
+
+/*
  * Whole blocks: out = in ^ keystream from ctr (stepped past them), y
- * absorbs the ciphertext (out when encrypting, in when decrypting).
+ * absorbs the ciphertext (out when encrypting, the blocks of in that are
+ * decrypted when decrypting: each read once).
  */
 static void blocks(const rijn_gcm_key *k, uint8_t y[16], uint8_t ctr[16],
                    uint8_t *out, const uint8_t *in, size_t nblocks,
@@ -186,11 +229,12 @@ static void blocks(const rijn_gcm_key *k, uint8_t y[16], uint8_t ctr[16],
     }
     while (nblocks > 0) {
         size_t n = nblocks < GCM_CHUNK / 16 ? nblocks : GCM_CHUNK / 16;
-        if (decrypt)
-            k->ghash->blocks(k->h, y, in, n);
-        k->aes.impl->ctr32(&k->aes, out, in, n, ctr);
-        if (!decrypt)
+        if (decrypt) {
+            dec_slice(k, y, ctr, out, in, n);
+        } else {
+            k->aes.impl->ctr32(&k->aes, out, in, n, ctr);
             k->ghash->blocks(k->h, y, out, n);
+        }
         inc32(ctr, n);
         in += 16 * n;
         out += 16 * n;
@@ -253,11 +297,14 @@ static void oneshot_short(const rijn_gcm_key *k, uint8_t *out,
     if (aad_len > 0)
         memcpy(g, aad, aad_len);
     if (len > 0) {
-        if (decrypt)
-            memcpy(g + 16 * na, in, len);
-        rijn_xor_bytes(out, in, ks + 16, len);
-        if (!decrypt)
+        if (decrypt) {
+            /* the ciphertext once, into g: hashed and decrypted from there */
+            copy_once(g + 16 * na, in, len);
+            rijn_xor_bytes(out, g + 16 * na, ks + 16, len);
+        } else {
+            rijn_xor_bytes(out, in, ks + 16, len);
             memcpy(g + 16 * na, out, len);
+        }
     }
     rijn_store64_be(g + 16 * (na + nd), (uint64_t)aad_len * 8);
     rijn_store64_be(g + 16 * (na + nd) + 8, (uint64_t)len * 8);
@@ -289,11 +336,13 @@ static void oneshot(const rijn_gcm_key *k, uint8_t *out, uint8_t tag[16],
         static const uint8_t zero[16];
         uint8_t ks[16], c[16] = {0};
         k->aes.impl->ctr32(&k->aes, ks, zero, 1, ctr);
-        if (decrypt)
-            memcpy(c, in + 16 * full, rest);
-        rijn_xor_bytes(out + 16 * full, in + 16 * full, ks, rest);
-        if (!decrypt)
+        if (decrypt) {
+            copy_once(c, in + 16 * full, rest);
+            rijn_xor_bytes(out + 16 * full, c, ks, rest);
+        } else {
+            rijn_xor_bytes(out + 16 * full, in + 16 * full, ks, rest);
             memcpy(c, out + 16 * full, rest);
+        }
         k->ghash->blocks(k->h, y, c, 1);
         rijn_burn(ks, sizeof ks);
     }
@@ -453,9 +502,11 @@ static int update(rijn_gcm_ctx *c, uint8_t *out, const uint8_t *in,
     c->len += len;
     /* the rest of the current partial block */
     while (len > 0 && c->ks_used < 16) {
-        uint8_t b = in[0];
-        out[0] = (uint8_t)(b ^ c->ks[c->ks_used++]);
-        c->buf[c->used++] = decrypt ? b : out[0];
+        uint8_t b = in[0], o;
+        RIJN_READ_ONCE_GPR(b); /* one read of in[0], for buf and out */
+        o = (uint8_t)(b ^ c->ks[c->ks_used++]);
+        out[0] = o;
+        c->buf[c->used++] = decrypt ? b : o;
         in++;
         out++;
         len--;
@@ -473,11 +524,13 @@ static int update(rijn_gcm_ctx *c, uint8_t *out, const uint8_t *in,
         static const uint8_t zero[16];
         k->aes.impl->ctr32(&k->aes, c->ks, zero, 1, c->ctr);
         inc32(c->ctr, 1);
-        if (decrypt)
-            memcpy(c->buf, in, len);
-        rijn_xor_bytes(out, in, c->ks, len);
-        if (!decrypt)
+        if (decrypt) {
+            copy_once(c->buf, in, len);
+            rijn_xor_bytes(out, c->buf, c->ks, len);
+        } else {
+            rijn_xor_bytes(out, in, c->ks, len);
             memcpy(c->buf, out, len);
+        }
         c->used = (unsigned)len;
         c->ks_used = (unsigned)len;
     }
