@@ -223,11 +223,13 @@ PA_INLINE __m128i pa_counters(__m128i c, __m128i *s, __m128i k0,
  * Round r (constant) of an iteration (pa_step) on the states s, then the
  * GHASH work placed in that round: in rounds 1..8, the product of block
  * r - 1 of g with H^(9 - r) (y added to block 0), in round 9 the
- * reduction into *y.
+ * reduction into *y. When decrypting (d not NULL, g the input), block
+ * r - 1 is loaded once into d[r - 1], which the last round XORs with the
+ * keystream: the block hashed is the block decrypted (ghash.h, dec).
  */
 PA_INLINE void pa_round(const __m128i *rk, const __m128i *k, const uint8_t *g,
-                        __m128i *s, pm_acc *a, __m128i *y, const unsigned r,
-                        const int hash)
+                        __m128i *s, pm_acc *a, __m128i *y, __m128i *d,
+                        const unsigned r, const int hash)
 {
     const __m128i kr = _mm_load_si128(rk + r);
     size_t j;
@@ -236,7 +238,14 @@ PA_INLINE void pa_round(const __m128i *rk, const __m128i *k, const uint8_t *g,
         s[j] = _mm_aesenc_si128(s[j], kr);
     if (hash && r <= W) {
         const size_t b = r - 1;
-        __m128i x = gx_load(g + 16 * b);
+        __m128i x;
+        if (d != NULL) {
+            d[b] = _mm_loadu_si128((const __m128i *)(const void *)(g + 16 * b));
+            RIJN_READ_ONCE_VEC(d[b]);
+            x = _mm_shuffle_epi8(d[b], GX_BSWAP128);
+        } else {
+            x = gx_load(g + 16 * b);
+        }
         if (b == 0)
             x = _mm_xor_si128(x, *y);
         pm_madd(a, k, x, W - b, b == 0);
@@ -248,44 +257,50 @@ PA_INLINE void pa_round(const __m128i *rk, const __m128i *k, const uint8_t *g,
 
 /*
  * One iteration: 8 counter blocks through AES (out = in ^ keystream),
- * interleaved with the GHASH of the 8 blocks at g (the previous batch's
- * ciphertext, or this batch's input when decrypting; g may equal in or
- * out: it is read before the stores). The rounds are written out rather
- * than left to the compiler's unrolling (clang 14 kept such a loop
- * rolled). Returns the new GHASH state.
+ * interleaved with the GHASH of the 8 blocks at g: the previous batch's
+ * ciphertext (encrypting; g may equal out: it is read before the
+ * stores), or, decrypting (dec), this batch's input, each block loaded
+ * once for both its product and the last round (pa_round; the compiler
+ * keeps the eight in registers or spills them to the stack, never reads
+ * in again: 8 states, 3 sums and a round key leave too few of the 16
+ * XMM for all of them). The rounds are written out rather than left to
+ * the compiler's unrolling (clang 14 kept such a loop rolled). Returns
+ * the new GHASH state.
  */
 PA_INLINE __m128i pa_step(const __m128i *rk, const __m128i *k, uint8_t *out,
                           const uint8_t *in, const uint8_t *g, __m128i *c,
-                          __m128i y, const unsigned nr, const int hash)
+                          __m128i y, const unsigned nr, const int hash,
+                          const int dec)
 {
-    __m128i s[W];
+    __m128i s[W], dv[W], *d = dec ? dv : NULL;
     pm_acc a;
     size_t j;
 
     PM_OPAQUE(g);
     *c = pa_counters(*c, s, _mm_load_si128(rk), W);
-    pa_round(rk, k, g, s, &a, &y, 1, hash);
-    pa_round(rk, k, g, s, &a, &y, 2, hash);
-    pa_round(rk, k, g, s, &a, &y, 3, hash);
-    pa_round(rk, k, g, s, &a, &y, 4, hash);
-    pa_round(rk, k, g, s, &a, &y, 5, hash);
-    pa_round(rk, k, g, s, &a, &y, 6, hash);
-    pa_round(rk, k, g, s, &a, &y, 7, hash);
-    pa_round(rk, k, g, s, &a, &y, 8, hash);
-    pa_round(rk, k, g, s, &a, &y, 9, hash); /* the reduction */
+    pa_round(rk, k, g, s, &a, &y, d, 1, hash);
+    pa_round(rk, k, g, s, &a, &y, d, 2, hash);
+    pa_round(rk, k, g, s, &a, &y, d, 3, hash);
+    pa_round(rk, k, g, s, &a, &y, d, 4, hash);
+    pa_round(rk, k, g, s, &a, &y, d, 5, hash);
+    pa_round(rk, k, g, s, &a, &y, d, 6, hash);
+    pa_round(rk, k, g, s, &a, &y, d, 7, hash);
+    pa_round(rk, k, g, s, &a, &y, d, 8, hash);
+    pa_round(rk, k, g, s, &a, &y, d, 9, hash); /* the reduction */
     if (nr > 10) {
-        pa_round(rk, k, g, s, &a, &y, 10, hash);
-        pa_round(rk, k, g, s, &a, &y, 11, hash);
+        pa_round(rk, k, g, s, &a, &y, d, 10, hash);
+        pa_round(rk, k, g, s, &a, &y, d, 11, hash);
     }
     if (nr > 12) {
-        pa_round(rk, k, g, s, &a, &y, 12, hash);
-        pa_round(rk, k, g, s, &a, &y, 13, hash);
+        pa_round(rk, k, g, s, &a, &y, d, 12, hash);
+        pa_round(rk, k, g, s, &a, &y, d, 13, hash);
     }
     for (j = 0; j < W; j++)
         _mm_storeu_si128((__m128i *)(void *)(out + 16 * j),
                          _mm_aesenclast_si128(s[j], _mm_xor_si128(
                              _mm_load_si128(rk + nr),
-                             _mm_loadu_si128((const __m128i *)(const void *)(in + 16 * j)))));
+                             dec ? dv[j]
+                                 : _mm_loadu_si128((const __m128i *)(const void *)(in + 16 * j)))));
     return y;
 }
 
@@ -309,13 +324,13 @@ PA_INLINE __m128i pa_loop(const __m128i *rk, const __m128i *k, uint8_t *out,
 {
     if (decrypt) {
         for (; nbatches > 0; nbatches--, in += 16 * W, out += 16 * W)
-            y = pa_step(rk, k, out, in, in, c, y, nr, 1);
+            y = pa_step(rk, k, out, in, in, c, y, nr, 1, 1);
         return y;
     }
     /* encrypt: batch i is hashed during batch i + 1; the last one after */
-    y = pa_step(rk, k, out, in, NULL, c, y, nr, 0);
+    y = pa_step(rk, k, out, in, NULL, c, y, nr, 0, 0);
     for (nbatches--; nbatches > 0; nbatches--, in += 16 * W, out += 16 * W)
-        y = pa_step(rk, k, out + 16 * W, in + 16 * W, out, c, y, nr, 1);
+        y = pa_step(rk, k, out + 16 * W, in + 16 * W, out, c, y, nr, 1, 0);
     return pm_absorb8(k, y, out);
 }
 
@@ -340,12 +355,18 @@ PA_INLINE void pa_crypt(const rijn_aes_key *key, const uint64_t *hk,
         in += 16 * W * nb;
         out += 16 * W * nb;
     }
-    if (rest > 0) {
-        if (decrypt)
-            acc = pm_absorb(k, acc, in, rest);
+    if (rest > 0 && decrypt) {
+        /* 1..7 blocks, a run-time count: copied once to the stack (where
+         * registers indexed at run time would live anyway), then hashed
+         * and decrypted from the copy */
+        RIJN_ALIGN(16) uint8_t t[16 * (W - 1)];
+        memcpy(t, in, 16 * rest);
+        __asm__ __volatile__("" : : "r"(t) : "memory"); /* t, not in, below */
+        acc = pm_absorb(k, acc, t, rest);
+        pa_ctr_tail(rk, out, t, c, rest, nr);
+    } else if (rest > 0) {
         pa_ctr_tail(rk, out, in, c, rest, nr);
-        if (!decrypt)
-            acc = pm_absorb(k, acc, out, rest);
+        acc = pm_absorb(k, acc, out, rest);
     }
     gx_store(y, acc);
 }
