@@ -310,11 +310,15 @@ VP_INLINE size_t vp_slot(unsigned r, unsigned nr)
  * Round r (constant) of a loop iteration (vp_step) on the states s, with
  * the GHASH work of that round: the products of register vp_slot(r, nr)
  * of the blocks at g (the one of register 0 with y added), or in round
- * nr-1 the reduction into *y.
+ * nr-1 the reduction into *y. When decrypting (d not NULL, g the input),
+ * that register's two blocks are loaded once into d[vp_slot], which the
+ * last round XORs with the keystream: the blocks hashed are the blocks
+ * decrypted (ghash.h, dec).
  */
 VP_INLINE void vp_round(const rijn_aes_key *k, const uint8_t *hk,
                         const uint8_t *g, __m256i *s, vp_acc *a, __m128i *y,
-                        const unsigned r, const unsigned nr, const int hash)
+                        __m256i *d, const unsigned r, const unsigned nr,
+                        const int hash)
 {
     const __m256i kr = v2_rk(k, r);
     const size_t jj = hash ? vp_slot(r, nr) : 8;
@@ -325,7 +329,15 @@ VP_INLINE void vp_round(const rijn_aes_key *k, const uint8_t *hk,
         const __m256i h = _mm256_load_si256((const __m256i *)(const void *)(hk + 32 * jj));
         const __m256i hx = _mm256_load_si256(
             (const __m256i *)(const void *)(hk + 16 * HX_UNIT + 32 * (jj / 2)));
-        __m256i x = vp_load2(g + 32 * jj), p, xm;
+        __m256i x, p, xm;
+
+        if (d != NULL) {
+            d[jj] = _mm256_loadu_si256((const __m256i *)(const void *)(g + 32 * jj));
+            RIJN_READ_ONCE_VEC(d[jj]);
+            x = _mm256_shuffle_epi8(d[jj], BSWAP256);
+        } else {
+            x = vp_load2(g + 32 * jj);
+        }
 
         if (jj == 0)
             x = _mm256_xor_si256(x, _mm256_zextsi128_si256(*y));
@@ -362,8 +374,11 @@ VP_INLINE void vp_round(const rijn_aes_key *k, const uint8_t *hk,
 /*
  * One loop iteration: 16 blocks of CTR from the counter c (its low word
  * native in both lanes, a multiple of 8), interleaved with the GHASH of
- * the 16 blocks at g (hash: 1; g may be in or out, read before the
- * stores). Group q of 8 blocks starts at base bswap(c + 8q); register j
+ * the 16 blocks at g (hash: 1; g may be out, read before the stores;
+ * decrypting (dec), g is in and each of its registers is loaded once,
+ * in vp_round, for its products and for the last round: the compiler
+ * keeps them in registers or spills them to the stack, it does not read
+ * in again). Group q of 8 blocks starts at base bswap(c + 8q); register j
  * is that base XOR ks[j % 4] = rk[0] ^ (2j, 2j+1 mod 8 in byte 15). The
  * rounds are written out (not a loop the compiler may or may not
  * unroll: clang 14 kept it rolled, with the schedule computed at run
@@ -372,9 +387,9 @@ VP_INLINE void vp_round(const rijn_aes_key *k, const uint8_t *hk,
 VP_INLINE __m128i vp_step(const rijn_aes_key *k, const uint8_t *hk,
                           uint8_t *out, const uint8_t *in, const uint8_t *g,
                           __m256i c, const __m256i *ks, __m128i y,
-                          const unsigned nr, const int hash)
+                          const unsigned nr, const int hash, const int dec)
 {
-    __m256i s[8];
+    __m256i s[8], dv[8], *d = dec ? dv : NULL;
     vp_acc a;
     size_t j, q;
 
@@ -387,27 +402,27 @@ VP_INLINE __m128i vp_step(const rijn_aes_key *k, const uint8_t *hk,
         for (j = 0; j < 4; j++)
             s[4 * q + j] = _mm256_xor_si256(b, _mm256_load_si256(ks + j));
     }
-    vp_round(k, hk, g, s, &a, &y, 1, nr, hash);
-    vp_round(k, hk, g, s, &a, &y, 2, nr, hash);
-    vp_round(k, hk, g, s, &a, &y, 3, nr, hash);
-    vp_round(k, hk, g, s, &a, &y, 4, nr, hash);
-    vp_round(k, hk, g, s, &a, &y, 5, nr, hash);
-    vp_round(k, hk, g, s, &a, &y, 6, nr, hash);
-    vp_round(k, hk, g, s, &a, &y, 7, nr, hash);
-    vp_round(k, hk, g, s, &a, &y, 8, nr, hash);
-    vp_round(k, hk, g, s, &a, &y, 9, nr, hash);
+    vp_round(k, hk, g, s, &a, &y, d, 1, nr, hash);
+    vp_round(k, hk, g, s, &a, &y, d, 2, nr, hash);
+    vp_round(k, hk, g, s, &a, &y, d, 3, nr, hash);
+    vp_round(k, hk, g, s, &a, &y, d, 4, nr, hash);
+    vp_round(k, hk, g, s, &a, &y, d, 5, nr, hash);
+    vp_round(k, hk, g, s, &a, &y, d, 6, nr, hash);
+    vp_round(k, hk, g, s, &a, &y, d, 7, nr, hash);
+    vp_round(k, hk, g, s, &a, &y, d, 8, nr, hash);
+    vp_round(k, hk, g, s, &a, &y, d, 9, nr, hash);
     if (nr > 10) {
-        vp_round(k, hk, g, s, &a, &y, 10, nr, hash);
-        vp_round(k, hk, g, s, &a, &y, 11, nr, hash);
+        vp_round(k, hk, g, s, &a, &y, d, 10, nr, hash);
+        vp_round(k, hk, g, s, &a, &y, d, 11, nr, hash);
     }
     if (nr > 12) {
-        vp_round(k, hk, g, s, &a, &y, 12, nr, hash);
-        vp_round(k, hk, g, s, &a, &y, 13, nr, hash);
+        vp_round(k, hk, g, s, &a, &y, d, 12, nr, hash);
+        vp_round(k, hk, g, s, &a, &y, d, 13, nr, hash);
     }
     for (j = 0; j < 8; j++)
         _mm256_storeu_si256((__m256i *)(void *)(out + 32 * j),
                             _mm256_aesenclast_epi128(s[j], _mm256_xor_si256(
-                                v2_rk(k, nr), _mm256_loadu_si256(
+                                v2_rk(k, nr), dec ? dv[j] : _mm256_loadu_si256(
                                     (const __m256i *)(const void *)(in + 32 * j)))));
     return y;
 }
@@ -422,16 +437,16 @@ VP_INLINE __m128i vp_loop(const rijn_aes_key *k, const uint8_t *hk,
 
     if (decrypt) {
         for (; nb > 0; nb--, in += 16 * NPOW, out += 16 * NPOW) {
-            y = vp_step(k, hk, out, in, in, c, ks, y, nr, 1);
+            y = vp_step(k, hk, out, in, in, c, ks, y, nr, 1, 1);
             c = _mm256_add_epi32(c, step);
         }
         return y;
     }
-    y = vp_step(k, hk, out, in, NULL, c, ks, y, nr, 0);
+    y = vp_step(k, hk, out, in, NULL, c, ks, y, nr, 0, 0);
     c = _mm256_add_epi32(c, step);
     for (nb--; nb > 0; nb--, in += 16 * NPOW, out += 16 * NPOW) {
         y = vp_step(k, hk, out + 16 * NPOW, in + 16 * NPOW, out, c, ks, y,
-                    nr, 1);
+                    nr, 1, 0);
         c = _mm256_add_epi32(c, step);
     }
     return vp_absorb_step(hk, y, out);
@@ -441,7 +456,9 @@ VP_INLINE __m128i vp_loop(const rijn_aes_key *k, const uint8_t *hk,
  * 1..16 blocks (m) as one batch of n YMM (n constant, 2n >= m): CTR from
  * c (lane i holds counter + i, low word native) and GHASH of the
  * ciphertext. An odd last block is read and written with 16-byte
- * accesses.
+ * accesses. Each input register is loaded once (RIJN_READ_ONCE_VEC: not
+ * folded into the XOR and the shuffle as two memory operands), so when
+ * decrypting the blocks hashed are the blocks decrypted.
  */
 VP_INLINE __m128i vp_short_n(const rijn_aes_key *k, const uint8_t *hk,
                              uint8_t *out, const uint8_t *in, size_t m,
@@ -458,12 +475,14 @@ VP_INLINE __m128i vp_short_n(const rijn_aes_key *k, const uint8_t *hk,
     RIJN_UNROLL(8)
     for (j = 0; j < n; j++) {
         if (2 * j + 2 <= m) {
-            const __m256i d = _mm256_loadu_si256((const __m256i *)(const void *)(in + 32 * j));
+            __m256i d = _mm256_loadu_si256((const __m256i *)(const void *)(in + 32 * j));
+            RIJN_READ_ONCE_VEC(d);
             const __m256i o = _mm256_aesenclast_epi128(s[j], _mm256_xor_si256(kl, d));
             _mm256_storeu_si256((__m256i *)(void *)(out + 32 * j), o);
             x[j] = _mm256_shuffle_epi8(decrypt ? d : o, BSWAP256);
         } else if (2 * j + 1 == m) {
-            const __m128i d = _mm_loadu_si128((const __m128i *)(const void *)(in + 32 * j));
+            __m128i d = _mm_loadu_si128((const __m128i *)(const void *)(in + 32 * j));
+            RIJN_READ_ONCE_VEC(d);
             const __m128i o = _mm_aesenclast_si128(
                 _mm256_castsi256_si128(s[j]), _mm_xor_si128(_mm256_castsi256_si128(kl), d));
             _mm_storeu_si128((__m128i *)(void *)(out + 32 * j), o);
