@@ -311,15 +311,24 @@ VP_FN static void vp_init(uint64_t *hk, const uint8_t h[16])
  * with the powers at hp: steps 0..n-1 load, byte-reverse and multiply one
  * ZMM each, n and n+1 reduce, n+2 puts the lane sum in *acc; later steps
  * do nothing. Spread over the AES rounds of the fused loop, with one ZMM
- * of data live at a time.
+ * of data live at a time. With d (decryption: src is the input), ZMM i
+ * is loaded once into d[i], which the caller's last round XORs with the
+ * keystream: the blocks hashed are the blocks decrypted (ghash.h, dec).
  */
 VP_INLINE void vp_ghash_step(const unsigned i, const size_t n, vp_sum *s,
                              const uint8_t *src, const uint8_t *hp,
-                             __m512i *acc, __m512i poly, __m512i bswap)
+                             __m512i *acc, __m512i poly, __m512i bswap,
+                             __m512i *d)
 {
     if (i < n) {
-        const __m512i x = _mm512_shuffle_epi8(
-            _mm512_loadu_si512(src + 64 * i), bswap);
+        __m512i x;
+        if (d != NULL) {
+            d[i] = _mm512_loadu_si512(src + 64 * i);
+            RIJN_READ_ONCE_VEC(d[i]);
+            x = _mm512_shuffle_epi8(d[i], bswap);
+        } else {
+            x = _mm512_shuffle_epi8(_mm512_loadu_si512(src + 64 * i), bswap);
+        }
         const __m512i h = _mm512_loadu_si512(hp + 64 * i);
         if (i == 0)
             vp_sum_first(s, _mm512_xor_si512(x, *acc), h);
@@ -477,7 +486,8 @@ VP_INLINE void vp_round(__m512i *st, const size_t n, __m512i k)
  * their GHASH against H^m..H^1 (the masked lanes are zero in the data and
  * in the powers). With pend (encryption after a full step), the 32 blocks
  * before out (that step's ciphertext) are hashed first, between these AES
- * rounds. Returns the accumulator.
+ * rounds. Each input ZMM is loaded once (d[j], RIJN_READ_ONCE_VEC) for the
+ * last round and, decrypting, the GHASH. Returns the accumulator.
  */
 VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
                           const size_t q, const int pend, const size_t m,
@@ -496,6 +506,7 @@ VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
     for (j = 0; j < q; j++) {
         mk[j] = v512_mask(m, 4 * j);
         d[j] = _mm512_maskz_loadu_epi32(mk[j], in + 64 * j);
+        RIJN_READ_ONCE_VEC(d[j]);
     }
     vp_ctr_start(st, q, &cb, bswap, rk[0]);
     RIJN_UNROLL(14)
@@ -503,13 +514,13 @@ VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
         vp_round(st, q, rk[r]);
         if (pend)
             vp_ghash_step(r - 1, VP_W, &s, out - 64 * VP_W, pw, &acc, poly,
-                          bswap);
+                          bswap, NULL);
     }
     if (pend) {
         RIJN_UNROLL(8)
         for (r = nr - 1; r < VP_W + 3; r++)
             vp_ghash_step(r, VP_W, &s, out - 64 * VP_W, pw, &acc, poly,
-                          bswap);
+                          bswap, NULL);
     }
     RIJN_UNROLL(8)
     for (j = 0; j < q; j++) {
@@ -573,24 +584,33 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
         pending = 1;
     }
     while (n >= 4 * VP_W) {
-        /* the ciphertext is read back (store-forwarded) rather than kept
-         * in registers: 2% faster for AES-256, fewer spills */
+        /* encrypting, the ciphertext is read back (store-forwarded) rather
+         * than kept in registers: 2% faster for AES-256, fewer spills.
+         * Decrypting, each input ZMM is loaded once (vp_ghash_step, into
+         * d) and kept for the last round: 8 states, 8 inputs, 3 sums, y,
+         * the constants and up to 15 round keys are more than 32 ZMM, so
+         * the compiler spills some of them to its stack (gcc 12 and clang
+         * 14: the inputs, 8 stores per step; 12 and 6 more instructions
+         * per 512 bytes than the loop that read the input twice) rather
+         * than reading the input again. (Round keys loaded from memory
+         * in every step instead: the same counts.) */
         const uint8_t *src = enc ? out - 64 * VP_W : in;
-        __m512i st[VP_W];
+        __m512i st[VP_W], dv[VP_W], *d = enc ? NULL : dv;
         vp_ctr_start(st, VP_W, &cb, bswap, rk[0]);
         RIJN_UNROLL(14)
         for (r = 1; r < nr; r++) {
             vp_round(st, VP_W, rk[r]);
-            vp_ghash_step(r - 1, VP_W, &s, src, pw, &acc, poly, bswap);
+            vp_ghash_step(r - 1, VP_W, &s, src, pw, &acc, poly, bswap, d);
         }
         RIJN_UNROLL(8)
         for (r = nr - 1; r < VP_W + 3; r++)
-            vp_ghash_step(r, VP_W, &s, src, pw, &acc, poly, bswap);
+            vp_ghash_step(r, VP_W, &s, src, pw, &acc, poly, bswap, d);
         RIJN_UNROLL(8)
         for (j = 0; j < VP_W; j++)
             _mm512_storeu_si512(out + 64 * j, _mm512_aesenclast_epi128(
                 st[j], _mm512_xor_si512(rk[nr],
-                                        _mm512_loadu_si512(in + 64 * j))));
+                                        enc ? _mm512_loadu_si512(in + 64 * j)
+                                            : dv[j])));
         in += 64 * VP_W;
         out += 64 * VP_W;
         n -= 4 * VP_W;
@@ -600,7 +620,7 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
         RIJN_UNROLL(16)
         for (r = 0; r < VP_W + 3; r++)
             vp_ghash_step(r, VP_W, &s, out - 64 * VP_W, pw, &acc, poly,
-                          bswap);
+                          bswap, NULL);
     } else if (pending && n <= 16) {
         acc = vp_tail(rk, nr, enc, 4, 1, n, cb, pw, out, in, acc);
     } else if (pending && n <= 24) {
