@@ -161,7 +161,11 @@ RIJN_API int rijn_gcm_seal(const rijn_gcm_key *k, unsigned char *out,
                            size_t len);
 
 /* in[0..in_len) = ciphertext || tag; out[0..in_len - tag_len) gets the
- * plaintext if the tag verifies (0); otherwise -1 and out all zero. */
+ * plaintext if the tag verifies (0); otherwise -1 and out[0..in_len -
+ * tag_len) all zero, also when an argument is refused (a tag_len outside
+ * 12..16, a bad iv_len or aad_len). Only when in_len < tag_len or in_len -
+ * tag_len is over the data limit (no length of out is known) is -1
+ * returned with out untouched. out may equal in. */
 RIJN_API int rijn_gcm_open(const rijn_gcm_key *k, unsigned char *out,
                            size_t tag_len, const unsigned char *iv,
                            size_t iv_len, const unsigned char *aad,

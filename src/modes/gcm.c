@@ -418,10 +418,17 @@ int rijn_gcm_open(const rijn_gcm_key *k, unsigned char *out, size_t tag_len,
     int r;
 
     /* the length before the tag is read: in + in_len is past the buffer
-     * when in_len is over the limit */
-    if (tag_len < 12 || tag_len > 16 || in_len < tag_len ||
-        !within(in_len - tag_len, GCM_MAX_DATA))
+     * when in_len is over the limit; then (and when in_len < tag_len) no
+     * length of out is known, and nothing is written */
+    if (in_len < tag_len || !within(in_len - tag_len, GCM_MAX_DATA))
         return -1;
+    if (tag_len < 12 || tag_len > 16) {
+        /* refused like a tag that fails: out[0..in_len - tag_len), what
+         * the caller's buffer holds for this tag_len, all zero */
+        if (out != NULL)
+            rijn_burn(out, in_len - tag_len);
+        return -1;
+    }
     /* the tag first: out may overlap it when out == in */
     memcpy(tag, in + in_len - tag_len, tag_len);
     r = rijn_gcm_decrypt(k, out, tag, tag_len, iv, iv_len, aad, aad_len, in,

@@ -21,7 +21,8 @@
  *   - every single-bit flip of the tag, the ciphertext and the AAD is
  *     rejected and the output wiped; decrypt never writes past its output;
  *   - the API's rules: IV of 0 bytes, tag lengths 0..11 and 17, calls out
- *     of order, all refused;
+ *     of order, all refused; open with a refused tag length wipes its
+ *     output (in_len - tag_len bytes, not one more);
  *   - the limits (2^36 - 32 bytes of data, 2^61 - 1 of AAD): one-shot
  *     encrypt, decrypt, seal and open over them return -1 before touching
  *     their (small, real) buffers (64-bit size_t only); streaming with the
@@ -426,6 +427,8 @@ out:
         tu_pass();
 }
 
+static int all_are(const uint8_t *p, size_t n, uint8_t v);
+
 /* The rules of the API. */
 static void rules(void)
 {
@@ -445,6 +448,27 @@ static void rules(void)
             rijn_gcm_finish(&c, tag, tl) != want)
             tu_fail("finish with a %zu-byte tag", tl);
     }
+    /* open with a refused tag length wipes out[0..in_len - tag_len), the
+     * output its caller's buffer holds for that tag_len (rijn_gcm.h), and
+     * nothing past it; in_len < tag_len: nothing written */
+    for (size_t tl = 0; tl <= 17; tl++) {
+        uint8_t in[40], o[48];
+        if (tl >= 12 && tl <= 16)
+            continue;
+        rijn_gcm_seal(&ks.k, in, 16, iv, 12, NULL, 0, g_pt, 24);
+        memset(o, 0xa5, sizeof o);
+        if (rijn_gcm_open(&ks.k, o, tl, iv, 12, NULL, 0, in, sizeof in) !=
+                -1 ||
+            !all_zero(o, sizeof in - tl) ||
+            !all_are(o + sizeof in - tl, sizeof o - (sizeof in - tl), 0xa5))
+            tu_fail("open with a %zu-byte tag: accepted, or out[0..%zu) not "
+                    "wiped, or written past it", tl, sizeof in - tl);
+    }
+    memset(out, 0xa5, sizeof out);
+    if (rijn_gcm_open(&ks.k, out, 17, iv, 12, NULL, 0, g_pt, 16) != -1 ||
+        !all_are(out, sizeof out, 0xa5))
+        tu_fail("open of 16 bytes with a 17-byte tag: accepted, or its "
+                "output written");
     if (rijn_gcm_encrypt(&ks.k, out, tag, 16, iv, 0, NULL, 0, g_pt, 32) != -1)
         tu_fail("a 0-byte IV is accepted");
     if (rijn_gcm_setkey(&ks.k, ks.key, 20) != -1)
