@@ -29,6 +29,17 @@
  *   rijn_gcm_decrypt and rijn_gcm_open release nothing unless the tag
  *   verifies: on failure the output buffer is wiped (all zero) and -1 is
  *   returned.
+ *   Every decryption (one-shot, open, streaming; every AES backend, GHASH
+ *   engine and architecture) reads each ciphertext byte once: the block
+ *   GHASH absorbs is the block XORed with the keystream (kernels that
+ *   cannot keep what they loaded copy the input to private memory first).
+ *   So input that another thread or process changes during the call (a
+ *   shared mapping of a file, say) may make the tag fail, but never makes
+ *   it verify with plaintext other than the decryption of the ciphertext
+ *   it authenticated. That covers the bytes read during one call: a
+ *   caller that decrypts such memory in several calls (streaming pieces)
+ *   or reads it again afterwards gets no such promise about what it reads
+ *   between them; copy it to private memory first.
  *   **The streaming decryption (rijn_gcm_decrypt_update) necessarily
  *   releases plaintext before the tag is checked (rijn_gcm_verify at the
  *   end). Do not act on that plaintext, and discard all of it, unless
@@ -144,7 +155,8 @@ RIJN_API int rijn_gcm_encrypt(const rijn_gcm_key *k, unsigned char *ct,
 
 /* pt = decryption of ct[0..len) if tag[0..tag_len) verifies (compared in
  * constant time): returns 0. Otherwise returns -1 and pt[0..len) is all
- * zero (pt may equal ct: the ciphertext is then wiped too). */
+ * zero (pt may equal ct: the ciphertext is then wiped too). Each byte of
+ * ct is read once (see Decryption above). */
 RIJN_API int rijn_gcm_decrypt(const rijn_gcm_key *k, unsigned char *pt,
                               const unsigned char *tag, size_t tag_len,
                               const unsigned char *iv, size_t iv_len,
@@ -165,7 +177,8 @@ RIJN_API int rijn_gcm_seal(const rijn_gcm_key *k, unsigned char *out,
  * tag_len) all zero, also when an argument is refused (a tag_len outside
  * 12..16, a bad iv_len or aad_len). Only when in_len < tag_len or in_len -
  * tag_len is over the data limit (no length of out is known) is -1
- * returned with out untouched. out may equal in. */
+ * returned with out untouched. out may equal in. The tag is read first,
+ * then each ciphertext byte once (see Decryption above). */
 RIJN_API int rijn_gcm_open(const rijn_gcm_key *k, unsigned char *out,
                            size_t tag_len, const unsigned char *iv,
                            size_t iv_len, const unsigned char *aad,
@@ -201,7 +214,10 @@ RIJN_API int rijn_gcm_aad(rijn_gcm_ctx *c, const unsigned char *aad,
                           size_t len);
 RIJN_API int rijn_gcm_encrypt_update(rijn_gcm_ctx *c, unsigned char *out,
                                      const unsigned char *in, size_t len);
-/* Releases plaintext before the tag is checked: see Decryption above. */
+/* Releases plaintext before the tag is checked: see Decryption above.
+ * Each byte of in is read once, and the GHASH of the message is over the
+ * bytes that were decrypted, so a verify that returns 0 says the released
+ * pieces are the decryption of an authenticated ciphertext. */
 RIJN_API int rijn_gcm_decrypt_update(rijn_gcm_ctx *c, unsigned char *out,
                                      const unsigned char *in, size_t len);
 /* Writes the tag (12..16 bytes) and wipes the context. */

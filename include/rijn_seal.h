@@ -94,7 +94,12 @@ RIJN_API int rijn_chunked_init_open(rijn_chunked *c,
 /* Chunk `index`: a non-final chunk has exactly RIJN_CHUNK bytes of
  * plaintext, the final one fewer (0 included). out gets len + 16 bytes
  * (seal) or in_len - 16 (open; RIJN_SEAL_ECHUNK and out wiped if it does
- * not authenticate). Thread-safe: c is only read. out may equal in. */
+ * not authenticate). Thread-safe: c is only read. out may equal in.
+ * open reads each byte of in once (the decrypt rule of rijn_gcm.h): if
+ * another thread or process changes in meanwhile (a MAP_SHARED mapping of
+ * the file), the chunk may fail to authenticate, but what out receives
+ * with RIJN_SEAL_OK is the decryption of the chunk that authenticated.
+ * The streaming reader copies its input into the stream first. */
 RIJN_API int rijn_chunked_seal_chunk(const rijn_chunked *c, uint64_t index,
                                      int final, unsigned char *out,
                                      const unsigned char *in, size_t len);

@@ -20,6 +20,14 @@
  *   dec        out[i] = in[i] ^ E(ctr + i), y absorbs in[0..nblocks);
  *              where only the low 32 bits of ctr step, mod 2^32 (inc32),
  *              as in the ctr32 kernels; out may equal in exactly.
+ *              dec reads each byte of in once (rijn_gcm.h, Decryption:
+ *              in may change under it): each block is loaded once, with
+ *              RIJN_READ_ONCE_VEC (internal.h) after the load, and that
+ *              value is both absorbed and XORed with the keystream; the
+ *              compiler may keep it in a register or spill it, never
+ *              load it again. A kernel that cannot keep its loads (a
+ *              run-time count of tail blocks, say) copies the blocks to
+ *              its stack first and works on the copy.
  * Without them the mode code runs the backend's ctr32 and blocks in turn,
  * a few KiB at a time.
  *   fused_short  1: one-shot messages of a few whole blocks are faster
