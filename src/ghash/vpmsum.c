@@ -36,7 +36,8 @@
  * registers; encryption hashes the previous iteration's 8 ciphertext
  * blocks in the same loop body, so the vcipher and vpmsumd chains of one
  * iteration are independent and interleave; decryption hashes the
- * current input. The counter steps in its last word with vadduwm (inc32).
+ * current input, each block loaded once for its GHASH and its XOR (see
+ * vp_xor8). The counter steps in its last word with vadduwm (inc32).
  *
  * Constant time: vpmsumd, vcipher and the vector logic take the same time
  * whatever the data; no branch or address depends on the key, the data or
@@ -416,13 +417,20 @@ VP_INLINE void vp_counters(vp8 *s, vp8 *c, const int n)
 }
 
 /* 8 blocks: s (keystream) ^ in -> out; x = the ciphertext (register
- * order): the output when encrypting, the input when decrypting. */
+ * order): the output when encrypting, the input when decrypting. When
+ * decrypting, each input block is loaded once (RIJN_READ_ONCE_VEC): the
+ * block GHASH absorbs (x, kept in registers or spilled to the stack) is
+ * the block the keystream is XORed with, whatever another thread writes
+ * to in meanwhile (the decrypt rule of rijn_gcm.h). Encryption is
+ * unchanged: the barrier would only move gcc's register allocation. */
 VP_INLINE void vp_xor8(uint8_t *out, const uint8_t *in, const vp_offs *f,
                        const vp8 *s, vp8 *x, vp8 m, const int dec)
 {
     RIJN_UNROLL(8)
     for (int j = 0; j < 8; j++) {
-        const vp8 v = vp_load(in, f->o[j], m);
+        vp8 v = vp_load(in, f->o[j], m);
+        if (dec)
+            RIJN_READ_ONCE_VEC(v);
         x[j] = dec ? v : vp_xor(s[j], v);
         vp_store(out, f->o[j], dec ? vp_xor(s[j], v) : x[j], m);
     }
@@ -488,7 +496,9 @@ VP_INLINE void vp_fused_nr(const rijn_aes_key *k, const uint64_t *hk,
             vp8 ks = c, xi;
             c = (vp8)vec_add((vp32)c, VP_ONE);
             vp_aes(rk, nr, &ks, 1);
-            xi = vp_load16(in + 16 * j, m);
+            xi = vp_load16(in + 16 * j, m); /* once, as in vp_xor8 */
+            if (dec)
+                RIJN_READ_ONCE_VEC(xi);
             if (!dec)
                 xi = vp_xor(ks, xi); /* the ciphertext */
             vp_store16(out + 16 * j, dec ? vp_xor(ks, xi) : xi, m);
