@@ -3,7 +3,13 @@
  * (unless whoever started us ignores them) and SIGBUS remove the temporary
  * output file (output_abandon, output.c) before the process ends; SIGBUS,
  * raised when a mapped file shrinks under us, ends it with a message and
- * exit status 1. SIGPIPE is ignored, so that a closed pipe is a write error.
+ * exit status 1. A stop signal that arrives while the finished output is
+ * being given its name waits until that is done (output_defer_signal).
+ * SIGPIPE is ignored, so that a closed pipe is a write error, and SIGXFSZ,
+ * so that a write over the file size limit (ulimit -f) fails with EFBIG
+ * and goes through the same path as any write error (message, temporary
+ * file removed, exit status 1) instead of killing the process and
+ * leaving the temporary file behind.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -17,6 +23,8 @@ static const char *signal_who = "rijn";
 
 static void on_fatal_signal(int sig)
 {
+    if (sig != SIGBUS && output_defer_signal(sig))
+        return;
     output_abandon();
     if (sig == SIGBUS) {
         static const char msg[] =
@@ -46,7 +54,9 @@ void signals_install(const char *who)
         if (sigaction(stop[i], NULL, &old) != 0 || old.sa_handler != SIG_IGN)
             sigaction(stop[i], &sa, NULL);
     sigaction(SIGBUS, &sa, NULL);
-    /* A closed pipe must be an EPIPE write error, not a silent death. */
+    /* A closed pipe must be an EPIPE write error, not a silent death, and
+     * the file size limit an EFBIG one. */
     sa.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &sa, NULL);
+    sigaction(SIGXFSZ, &sa, NULL);
 }
