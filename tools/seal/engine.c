@@ -3,12 +3,24 @@
  * SLOT_CHUNKS chunks (1 MiB of message each).
  *
  *   reader thread   reads the input in order into free slots (the only
- *                   thread that reads, so pipes work as files do); a
- *                   regular input file is mapped instead (r->in_map), and
- *                   a slot then points into the mapping: no copy
+ *                   thread that reads, so pipes work as files do); for a
+ *                   regular input file (r->in_pread) it only hands out
+ *                   the slots, sized from the file's size at the start
  *   worker threads  (--threads of them) seal or open the chunks of filled
- *                   slots, from `in` into `out`, any slot in any order
+ *                   slots, from `in` into `out`, any slot in any order; a
+ *                   regular input is pread() by the worker into the slot's
+ *                   own buffer, READ_CHUNKS chunks at a time, just before
+ *                   it processes them (the bytes are still in its cache,
+ *                   and the copying is shared by the workers)
  *   writer          (the calling thread) writes finished slots in order
+ *
+ * The input is never processed where another process can change it: a
+ * file is copied into private memory (read or pread) and every chunk is
+ * opened from that copy, so the bytes its tag was checked over are the
+ * bytes decrypted (a shared mapping of the file would let a writer change
+ * a byte between the library's two reads of it: DESIGN.md, "Untrusted
+ * input"). A file that shrinks while it is read is a read error, one that
+ * grows past its final chunk while it is opened has data after the end.
  *
  * Opening, a slot's plaintext is written only up to its first chunk that
  * fails; then nothing more is written and the run stops, so what reaches
@@ -36,13 +48,17 @@
 
 #define SLOT_CHUNKS 64
 #define NSLOTS_MAX 16
+/* chunks a worker preads at once (65600 bytes opening): few system calls,
+ * and what it read is still in its L2 cache when it processes it */
+#define READ_CHUNKS 4
 
 enum { SL_FREE, SL_FILLED, SL_BUSY, SL_DONE };
 
 struct slot {
     unsigned char *buf, *out;  /* SLOT_CHUNKS * RIJN_CHUNK_CT bytes each */
-    const unsigned char *in;   /* the input: buf, or in the mapped file */
+    const unsigned char *in;   /* the input: buf, or (seal) in r->in_map */
     uint64_t seq;              /* slot number in the run */
+    uint64_t in_off;           /* r->in_pread: the file offset of buf[0] */
     uint64_t chunk0;           /* index of its first chunk */
     size_t in_len;             /* bytes read */
     size_t nfull;              /* full chunks */
@@ -51,6 +67,8 @@ struct slot {
     size_t out_len;            /* bytes of output made (and authenticated) */
     int err;                   /* RIJN_SEAL_E* found at err_chunk, or 0 */
     uint64_t err_chunk;
+    int read_err;              /* a worker's pread failed: errno, or -1
+                                * when the file shrank; then err is 0 */
     int state;
 };
 
@@ -126,14 +144,16 @@ static int fill(struct engine *e, struct slot *s)
     if (r->open && r->last_chunk != UINT64_MAX &&
         r->last_chunk - s->chunk0 < SLOT_CHUNKS)
         cap = (size_t)(r->last_chunk - s->chunk0 + 1) * unit;
-    if (r->in_map != NULL) {
-        /* the workers read the mapping: no copy */
+    s->in = s->buf;
+    if (r->in_pread || r->in_map != NULL) {
+        /* the worker reads it (load), or seals from the mapping */
         uint64_t at = s->seq * SLOT_CHUNKS * unit;
-        uint64_t left = at < r->in_map_len ? r->in_map_len - at : 0;
-        s->in = r->in_map + (at < r->in_map_len ? at : 0);
+        uint64_t left = at < r->in_len ? r->in_len - at : 0;
+        s->in_off = r->in_off + at;
+        if (r->in_map != NULL)
+            s->in = r->in_map + (at < r->in_len ? at : 0);
         got = (ssize_t)(left < cap ? left : cap);
     } else {
-        s->in = s->buf;
         got = seal_read_full(r->in_fd, s->buf, cap);
     }
     if (got < 0)
@@ -144,7 +164,34 @@ static int fill(struct engine *e, struct slot *s)
     /* Short: the input ended, and what is left is the final chunk. */
     s->final = s->in_len < cap;
     s->err = 0;
+    s->read_err = 0;
     s->out_len = 0;
+    return 0;
+}
+
+/* r->in_pread: before chunk i of s is processed, read it (and the next
+ * READ_CHUNKS - 1) from the file into s->buf. 0, or -1 with s->read_err
+ * set. */
+static int load(const struct seal_run *r, struct slot *s, size_t i)
+{
+    size_t unit = r->open ? RIJN_CHUNK_CT : RIJN_CHUNK;
+    size_t from = i * unit, to = (i + READ_CHUNKS) * unit;
+
+    if (!r->in_pread || i % READ_CHUNKS != 0)
+        return 0;
+    if (to > s->in_len)
+        to = s->in_len;
+    while (from < to) {
+        ssize_t k = pread(r->in_fd, s->buf + from, to - from,
+                          (off_t)(s->in_off + from));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            s->read_err = k < 0 ? errno : -1;
+            return -1;
+        }
+        from += (size_t)k;
+    }
     return 0;
 }
 
@@ -191,14 +238,20 @@ static void seal_slot(const struct seal_run *r, struct slot *s)
     size_t i;
     int rc = RIJN_SEAL_OK;
 
-    for (i = 0; i < s->nfull && rc == RIJN_SEAL_OK; i++)
+    for (i = 0; i < s->nfull && rc == RIJN_SEAL_OK; i++) {
+        if (load(r, s, i) != 0)
+            return;
         rc = rijn_chunked_seal_chunk(r->c, s->chunk0 + i, 0,
                                      s->out + i * RIJN_CHUNK_CT,
                                      s->in + i * RIJN_CHUNK, RIJN_CHUNK);
-    if (rc == RIJN_SEAL_OK && s->final)
+    }
+    if (rc == RIJN_SEAL_OK && s->final) {
+        if (load(r, s, i) != 0)
+            return;
         rc = rijn_chunked_seal_chunk(r->c, s->chunk0 + i, 1,
                                      s->out + i * RIJN_CHUNK_CT,
                                      s->in + i * RIJN_CHUNK, s->rem);
+    }
     if (rc != RIJN_SEAL_OK) {
         s->err = rc;
         s->err_chunk = s->chunk0 + i;
@@ -213,11 +266,13 @@ static void open_slot(const struct seal_run *r, struct slot *s)
     size_t i;
 
     for (i = 0; i <= s->nfull; i++) {
-        const unsigned char *in = s->in + i * RIJN_CHUNK_CT;
+        const unsigned char *in = s->buf + i * RIJN_CHUNK_CT;
         int final = i == s->nfull, rc;
         size_t len = final ? s->rem : RIJN_CHUNK_CT;
         if (final && !s->final)
             break;
+        if (load(r, s, i) != 0)
+            return;
         if (final && len < RIJN_CHUNK_TAG) {
             rc = RIJN_SEAL_ETRUNC; /* no final chunk, or cut in its tag */
         } else {
@@ -226,6 +281,21 @@ static void open_slot(const struct seal_run *r, struct slot *s)
             if (rc == RIJN_SEAL_ECHUNK)
                 rc = rijn_chunked_diagnose(r->c, s->chunk0 + i, final, in,
                                            len);
+        }
+        if (rc == RIJN_SEAL_OK && final && r->in_pread) {
+            /* The message ends here: so must the file, which may have
+             * grown since its size was taken. */
+            unsigned char b;
+            ssize_t k;
+            do
+                k = pread(r->in_fd, &b, 1, (off_t)(s->in_off + s->in_len));
+            while (k < 0 && errno == EINTR);
+            if (k < 0) {
+                s->read_err = errno;
+                return;
+            }
+            if (k > 0)
+                rc = RIJN_SEAL_ETRAIL;
         }
         if (rc != RIJN_SEAL_OK) {
             s->err = rc;
@@ -311,6 +381,19 @@ static void writer_loop(struct engine *e)
             io_fail(e, "write", r->out_name, err);
             break;
         }
+        if (s->read_err != 0) {
+            /* after the chunks before it, as a read() error would be */
+            if (s->read_err > 0) {
+                io_fail(e, "read", r->in_name, s->read_err);
+            } else {
+                if (!e->stop)
+                    tool_err("%s: %s: the input changed (shrank) while "
+                             "being read", r->who, r->in_name);
+                e->stop = e->io_failed = 1;
+                pthread_cond_broadcast(&e->cv);
+            }
+            break;
+        }
         if (s->err != 0) {
             r->fmt_err = s->err;
             r->fmt_chunk = s->err_chunk;
@@ -319,9 +402,12 @@ static void writer_loop(struct engine *e)
             break;
         }
         e->done += s->in_len;
-        if (s->in == s->buf)
+        /* the plaintext (sealing: the input; opening: the output) is
+         * wiped; the ciphertext is public */
+        if (r->open)
+            rijn_wipe(s->out, s->out_len);
+        else if (s->in == s->buf)
             rijn_wipe(s->buf, s->in_len);
-        rijn_wipe(s->out, s->out_len);
         s->state = SL_FREE;
         e->next_write++;
         pthread_cond_broadcast(&e->cv);
@@ -358,10 +444,9 @@ int seal_run_data(struct seal_run *r)
     if (e->nslots > NSLOTS_MAX)
         e->nslots = NSLOTS_MAX;
     for (size_t i = 0; i < e->nslots; i++) {
-        e->slot[i].buf = r->in_map ? NULL : malloc(bytes);
+        e->slot[i].buf = malloc(bytes);
         e->slot[i].out = malloc(bytes);
-        if ((r->in_map == NULL && e->slot[i].buf == NULL) ||
-            e->slot[i].out == NULL) {
+        if (e->slot[i].buf == NULL || e->slot[i].out == NULL) {
             tool_err("%s: out of memory", r->who);
             return -1;
         }
@@ -371,7 +456,7 @@ int seal_run_data(struct seal_run *r)
     pthread_cond_init(&e->cv, NULL);
     progress_init(&e->pg, r->progress, r->total);
     /* a slot's worth per pipe buffer: one read and one write per slot */
-    if (r->in_map == NULL)
+    if (!r->in_pread && r->in_map == NULL)
         tool_grow_pipe(r->in_fd, (int)(SLOT_CHUNKS * RIJN_CHUNK));
     tool_grow_pipe(r->out_fd, (int)(SLOT_CHUNKS * RIJN_CHUNK));
 
@@ -417,7 +502,7 @@ int seal_run_data(struct seal_run *r)
         /* what a slot last held: its input, and the output of as many
          * chunks (the writer wiped the slots it wrote already) */
         size_t out_cap = (e->slot[i].nfull + 1) * RIJN_CHUNK_CT;
-        if (e->slot[i].buf != NULL)
+        if (e->slot[i].in == e->slot[i].buf)
             rijn_wipe(e->slot[i].buf, e->slot[i].in_len);
         rijn_wipe(e->slot[i].out, out_cap < bytes ? out_cap : bytes);
         free(e->slot[i].buf);

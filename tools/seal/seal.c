@@ -335,7 +335,7 @@ struct state {
     int c_ready;
     struct output out;
     int out_open;
-    void *map;              /* the mapped input, or NULL */
+    void *map;              /* seal: the mapped input, or NULL */
     size_t map_len;
 };
 
@@ -398,39 +398,52 @@ static int passphrase_key(struct state *s, const rijn_seal_params *p,
 }
 
 /*
- * A regular input is mapped from its current position to its end, so that
- * the workers read it where it is (RIJN_SEAL_IO=read: read(2) instead,
- * for tests). If the file shrinks meanwhile, SIGBUS ends the run through
- * signals_install()'s handler, removing the temporary output. Also sets
- * r->total for the progress line.
+ * A regular input is read by the worker threads with pread(), each slot
+ * from its own offset, from the current position to the end the file has
+ * now (RIJN_SEAL_IO=read: by the reader thread with read(), in order, as
+ * a pipe is; for tests). `open` never maps it: a process that can write
+ * the file could change a mapped byte between the two reads of it that a
+ * GCM decrypt may make (one for GHASH, one for the XOR), and the tag would
+ * pass over bytes other than those decrypted. `seal` maps its input (no
+ * copy, nothing to wipe; RIJN_SEAL_IO=pread: pread as open does): a
+ * plaintext byte changed under it changes the sealed message, which still
+ * authenticates as what it is, as with a file changed while read(). If
+ * the file shrinks meanwhile, SIGBUS ends the run through
+ * signals_install()'s handler, removing the temporary output. Sets
+ * r->total for the progress line too.
  */
-static void map_input(struct state *s, struct seal_run *r)
+static void plan_input(struct state *s, struct seal_run *r)
 {
     const char *io = getenv("RIJN_SEAL_IO");
     long page = sysconf(_SC_PAGESIZE);
+    uint64_t skip;
     off_t pos;
-    uint64_t len, skip;
 
     if (!S_ISREG(s->in_st.st_mode) ||
-        (pos = lseek(s->in_fd, 0, SEEK_CUR)) < 0 || s->in_st.st_size <= pos)
+        (pos = lseek(s->in_fd, 0, SEEK_CUR)) < 0 || s->in_st.st_size < pos)
         return;
-    len = (uint64_t)(s->in_st.st_size - pos);
-    r->total = len;
-    if ((io != NULL && strcmp(io, "read") == 0) || page <= 0)
+    r->total = (uint64_t)(s->in_st.st_size - pos);
+    if (io != NULL && strcmp(io, "read") == 0)
+        return;
+    r->in_off = (uint64_t)pos;
+    r->in_len = r->total;
+    r->in_pread = 1;
+    if (s->o.open || (io != NULL && strcmp(io, "pread") == 0) || page <= 0 ||
+        r->in_len == 0)
         return;
     skip = (uint64_t)pos % (uint64_t)page;
-    if (len + skip > SIZE_MAX)
-        return; /* a 32-bit host and a file too large to map: read it */
-    s->map = mmap(NULL, (size_t)(len + skip), PROT_READ, MAP_SHARED,
+    if (r->in_len + skip > SIZE_MAX)
+        return; /* a 32-bit host and a file too large to map: pread it */
+    s->map = mmap(NULL, (size_t)(r->in_len + skip), PROT_READ, MAP_SHARED,
                   s->in_fd, pos - (off_t)skip);
     if (s->map == MAP_FAILED) {
         s->map = NULL;
         return;
     }
-    s->map_len = (size_t)(len + skip);
+    s->map_len = (size_t)(r->in_len + skip);
     madvise(s->map, s->map_len, MADV_SEQUENTIAL);
     r->in_map = (const unsigned char *)s->map + skip;
-    r->in_map_len = len;
+    r->in_pread = 0;
 }
 
 static int run_data(struct state *s, struct seal_run *r)
@@ -519,7 +532,7 @@ static int do_seal(struct state *s)
     memset(&r, 0, sizeof r);
     r.last_chunk = UINT64_MAX;
     r.win_hi = UINT64_MAX;
-    map_input(s, &r);
+    plan_input(s, &r);
     return run_data(s, &r);
 }
 
@@ -675,7 +688,7 @@ static int do_open(struct state *s)
                     OUTPUT_ATOMIC_ONLY) != 0)
         return SEAL_EXIT_ERROR;
     s->out_open = 1;
-    map_input(s, &r);
+    plan_input(s, &r);
     if ((rc = run_data(s, &r)) != 0)
         return rc;
     if (o->have_offset && r.msg_end != UINT64_MAX && o->offset > r.msg_end) {

@@ -61,10 +61,16 @@ struct seal_run {
     int open;                /* 0: seal, 1: open */
     int in_fd, out_fd;
     const char *in_name, *out_name;
-    /* a regular input mapped from its current position to its end (read
-     * from there instead of in_fd), or NULL */
+    /* a regular input: the workers pread() its in_len bytes from offset
+     * in_off (its size when the run started), each slot into a private
+     * buffer of its own just before they process it; 0: the reader
+     * thread read()s in_fd in order (pipes, devices, RIJN_SEAL_IO=read) */
+    int in_pread;
+    uint64_t in_off, in_len;
+    /* seal only: a regular input mapped from in_off, in_len bytes (the
+     * workers seal from the mapping, no copy), or NULL. Never for open: a
+     * decrypt must not read memory another process can write. */
     const unsigned char *in_map;
-    uint64_t in_map_len;
     const char *who;         /* "seal" or "open", for messages */
     /* open: the input is positioned at chunk first_chunk; read up to and
      * including last_chunk (UINT64_MAX: to the end); write only message
