@@ -516,7 +516,7 @@ static int do_seal(struct state *s)
 
     signals_install("seal");
     if (output_open(&s->out, "seal", o->out_path, &s->in_st,
-                    OUTPUT_ATOMIC_ONLY) != 0)
+                    OUTPUT_ATOMIC_ONLY | OUTPUT_SYNC) != 0)
         return SEAL_EXIT_ERROR;
     s->out_open = 1;
     unsigned char head[RIJN_SEAL_HEADER_MAX + RIJN_CHUNKED_HEADER];
@@ -685,7 +685,7 @@ static int do_open(struct state *s)
         return rc;
     signals_install("open");
     if (output_open(&s->out, "open", o->out_path, &s->in_st,
-                    OUTPUT_ATOMIC_ONLY) != 0)
+                    OUTPUT_ATOMIC_ONLY | OUTPUT_SYNC) != 0)
         return SEAL_EXIT_ERROR;
     s->out_open = 1;
     plan_input(s, &r);
