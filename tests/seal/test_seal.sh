@@ -15,6 +15,12 @@
 #   passphrase Argon2id: environment variable, file, the terminal prompt
 #              (asked twice), wrong passphrase, limits
 #   range      open --offset/--length against the plaintext
+#   exits      how seal and open end when they cannot finish: over the
+#              file size limit (ulimit -f), killed (SIGKILL, SIGTERM), the
+#              input shrinking or growing; the output synced before it
+#              gets its name; on ext4 (TMPDIR) and tmpfs (/dev/shm), with
+#              the unnamed temporary file (O_TMPFILE) and the named one
+#              (RIJN_NO_TMPFILE=1, and without /proc)
 #   vectors    the files of tests/seal/vectors/format (doc/format.md,
 #              section 5) open, with rijn and with reader.py
 #   big        a message over 4 GiB through pipes, both ways against
@@ -30,7 +36,8 @@ PY=/usr/bin/python3
 READER="$HERE/reader.py"
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/rijn-seal.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
+SHM=
+trap 'rm -rf "$T" ${SHM:+"$SHM"}' EXIT
 trap 'exit 1' INT TERM HUP
 mkdir "$T/out" "$T/dmg"
 
@@ -69,21 +76,24 @@ group_roundtrip() {
              5000000; do
         head -c $n /dev/urandom >"$T/p"
         want=$((10 + 56 + (n / 16384) * 16400 + n % 16384 + 16))
-        # regular files are mapped; RIJN_SEAL_IO=read reads them instead
+        # regular files: seal maps them and open pread()s them in the
+        # workers (default); RIJN_SEAL_IO=read: both read() them in the
+        # reader thread, as a pipe; =pread: seal preads as open does
         for th in 1 2 3; do
-            io=map
+            io=
             [ $th = 2 ] && io=read
+            [ $th = 3 ] && io=pread
             RIJN_SEAL_IO=$io "$RIJN" seal $K --threads $th -in "$T/p" \
                 -out "$T/s" && [ "$(wc -c <"$T/s")" -eq $want ] &&
                 RIJN_SEAL_IO=$io "$RIJN" open $K --threads $th -in "$T/s" \
                 -out "$T/q" && cmp -s "$T/p" "$T/q" ||
-                fail "file round trip, $n bytes, $th threads, $io"
+                fail "file round trip, $n bytes, $th threads, ${io:-default}"
         done
         # pipes both ways, and a second seal differs (fresh salt)
         cat "$T/p" | "$RIJN" seal $K | cat >"$T/s2" &&
             cat "$T/s2" | "$RIJN" open $K | cmp -s - "$T/p" &&
             ! cmp -s "$T/s" "$T/s2" &&
-            pass "round trip, $n bytes (files mapped and read, pipes, 1-3 threads)" ||
+            pass "round trip, $n bytes (files mapped, pread and read, pipes, 1-3 threads)" ||
             fail "pipe round trip, $n bytes"
     done
     # an existing output is replaced, keeping its mode
@@ -569,8 +579,222 @@ group_big() {
         "$RIJN" open $K -in "$T/sparse"
 }
 
+# ---------------------------------------------------------------------------
+# wait_open PID DIR [BYTES]: wait (10 s at most) until process PID has a
+# file of DIR open (named or not) with at least BYTES bytes in it.
+wait_open() {
+    n=0
+    while [ $n -lt 200 ]; do
+        for fd in /proc/$1/fd/*; do
+            case $(readlink "$fd" 2>/dev/null) in
+                "$2"/*) [ "$(stat -L -c %s "$fd" 2>/dev/null || echo 0)" \
+                          -ge "${3:-0}" ] && return 0 ;;
+            esac
+        done
+        sleep 0.05
+        n=$((n + 1))
+    done
+    return 1
+}
+
+# the names in directory $1 other than "o", one line
+others() { ls -A "$1" | grep -v '^o$' | tr '\n' ' '; }
+
+group_exits() {
+    [ -d /proc/self/fd ] || skip "needs /proc"
+    # 70 full chunks and a final one: two slots of 64 chunks
+    head -c $((70 * 16384 + 500)) /dev/urandom >"$T/p"
+    "$RIJN" seal $K -in "$T/p" -out "$T/s" || { fail "seal"; return; }
+    # SIGXFSZ at its default, whatever the caller set
+    XD=
+    env --default-signal=XFSZ true 2>/dev/null &&
+        XD="env --default-signal=XFSZ"
+    mkfifo "$T/fifo" || { fail "mkfifo"; return; }
+    dirs="$T/x"
+    mkdir "$T/x"
+    if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+        SHM=$(mktemp -d /dev/shm/rijn-seal.XXXXXX) && dirs="$dirs $SHM"
+    fi
+    for D in $dirs; do
+      fs=$(stat -f -c %T "$D")
+      for tmpf in unnamed named; do
+        nt=
+        [ $tmpf = named ] && nt=1
+        # over the file size limit: EFBIG, a message, status 1, no file
+        for old in existing new; do
+            for cmd in seal open; do
+                rm -f "$D/o"
+                [ $old = existing ] && echo precious >"$D/o"
+                in=$T/s
+                [ $cmd = seal ] && in=$T/p
+                RIJN_NO_TMPFILE=$nt $XD sh -c "ulimit -f 1024; exec \"\$@\"" \
+                    sh "$RIJN" $cmd $K -in "$in" -out "$D/o" 2>"$T/err"
+                rc=$?
+                if [ $rc = 1 ] && grep -q "File too large" "$T/err" &&
+                   [ -z "$(others "$D")" ] &&
+                   { [ $old = new ] && [ ! -e "$D/o" ] ||
+                     [ "$(cat "$D/o" 2>/dev/null)" = precious ]; }; then
+                    pass "$cmd over ulimit -f ($fs, $tmpf temporary file, $old output): $(head -n 1 "$T/err")"
+                else
+                    fail "$cmd over ulimit -f ($fs, $tmpf temporary file, $old output): exit $rc, $(head -c 300 "$T/err"), files: $(ls -A "$D")"
+                fi
+            done
+        done
+        # killed while it writes (the input, a pipe, stops after 66
+        # chunks: the first 64 are in the output): SIGTERM removes the
+        # temporary file; SIGKILL cannot be caught: the unnamed file goes
+        # with the process, a named one stays (what O_TMPFILE is for)
+        for old in existing new; do
+            for sig in KILL TERM; do
+                rm -f "$D/o"
+                [ $old = existing ] && echo precious >"$D/o"
+                RIJN_NO_TMPFILE=$nt "$RIJN" open $K -in "$T/fifo" \
+                    -out "$D/o" 2>"$T/err" &
+                pid=$!
+                exec 7>"$T/fifo"
+                head -c $((66 + 66 * 16400)) "$T/s" >&7
+                if wait_open $pid "$D" 1048576; then
+                    during=$(others "$D")
+                    kill -$sig $pid
+                    wait $pid
+                    rc=$?
+                else
+                    during=timeout
+                    kill -KILL $pid
+                    wait $pid
+                    rc=timeout
+                fi
+                exec 7>&-
+                after=$(others "$D")
+                want=
+                case $tmpf.$sig in
+                    named.KILL) want="^\.o\.rijn-[A-Za-z0-9]{6} $" ;;
+                esac
+                wdur=
+                [ $tmpf = named ] && wdur="^\.o\.rijn-[A-Za-z0-9]{6} $"
+                if [ "$rc" != timeout ] && [ "$rc" -gt 128 ] &&
+                   { [ $old = new ] && [ ! -e "$D/o" ] ||
+                     [ "$(cat "$D/o" 2>/dev/null)" = precious ]; } &&
+                   printf '%s\n' "$during" | grep -Eq "${wdur:-^$}" &&
+                   printf '%s\n' "$after" | grep -Eq "${want:-^$}"; then
+                    pass "SIG$sig while open writes ($fs, $tmpf temporary file, $old output): left ${after:-nothing}"
+                else
+                    fail "SIG$sig while open writes ($fs, $tmpf temporary file, $old output): status $rc, files during: '$during', after: '$after', $(head -c 200 "$T/err")"
+                fi
+                rm -f "$D"/.o.rijn-*
+            done
+        done
+        # replacing keeps the mode (and the owner, as root) and follows a
+        # symbolic link to its target; a new file gets 0666 & ~umask
+        rm -f "$D/o" "$D/t"
+        echo old >"$D/t"
+        chmod 640 "$D/t"
+        owner=$(id -u)
+        if [ "$owner" = 0 ]; then
+            chown 65534:65534 "$D/t" && owner=65534
+        fi
+        ln -s t "$D/o"
+        RIJN_NO_TMPFILE=$nt "$RIJN" open $K -in "$T/s" -out "$D/o" \
+            2>"$T/err" && cmp -s "$D/t" "$T/p" && [ -L "$D/o" ] &&
+            [ "$(stat -c %a:%u "$D/t")" = "640:$owner" ] &&
+            [ "$(ls -A "$D" | tr '\n' ' ')" = "o t " ] &&
+            pass "open over a symbolic link ($fs, $tmpf): target replaced, mode and owner kept" ||
+            fail "open over a symbolic link ($fs, $tmpf): $(cat "$T/err"), $(ls -lA "$D")"
+        rm -f "$D/o" "$D/t"
+        (umask 027; RIJN_NO_TMPFILE=$nt "$RIJN" seal $K -in "$T/p" \
+            -out "$D/o") && [ "$(stat -c %a "$D/o")" = 640 ] &&
+            [ "$(ls -A "$D")" = o ] &&
+            pass "seal to a new file ($fs, $tmpf): mode 0666 & ~umask" ||
+            fail "seal to a new file ($fs, $tmpf): $(ls -lA "$D")"
+        rm -f "$D/o"
+      done
+    done
+
+    # the order of the system calls that put the output in place: the
+    # file synced, then named (linkat, rename), then its directory synced
+    if command -v strace >/dev/null 2>&1; then
+        D=$T/x
+        for case in "new unnamed FLDF" "existing unnamed FLRDF" \
+                    "new named FRDF" "existing named FRDF"; do
+            set -- $case
+            rm -f "$D/o"
+            [ "$1" = existing ] && echo precious >"$D/o"
+            nt=
+            [ "$2" = named ] && nt=1
+            RIJN_NO_TMPFILE=$nt strace -f -o "$T/trace" \
+                -e trace=fsync,fdatasync,link,linkat,rename,renameat,renameat2,openat \
+                "$RIJN" open $K -in "$T/s" -out "$D/o" 2>"$T/err"
+            rc=$?
+            got=$(sed -n -e 's/.* fsync(.*/F/p' -e 's/.* fdatasync(.*/F/p' \
+                      -e 's/.* linkat(.*/L/p' -e 's/.* link(.*/L/p' \
+                      -e 's/.* rename[at2]*(.*/R/p' \
+                      -e 's/.* openat(.*O_DIRECTORY.*/D/p' "$T/trace" |
+                  tr -d '\n')
+            # (the O_TMPFILE openat shows O_TMPFILE, not O_DIRECTORY)
+            [ $rc = 0 ] && [ "$got" = "$3" ] && cmp -s "$D/o" "$T/p" &&
+                pass "open to a $1 file ($2 temporary file): fsync, name, fsync the directory ($got)" ||
+                fail "open to a $1 file ($2 temporary file): exit $rc, system calls $got, expected $3"
+        done
+        rm -f "$D/o"
+    else
+        echo "note: the fsync order is not checked: no strace"
+    fi
+
+    # no /proc in the process's view (a mount namespace without it):
+    # O_TMPFILE works but the file could not be named, so the named
+    # temporary file is used, and the result is the same
+    if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null 2>&1 &&
+       unshare -m sh -c 'umount -l /proc' 2>/dev/null; then
+        D=$T/x
+        echo precious >"$D/o"
+        chmod 604 "$D/o"
+        unshare -m sh -c 'umount -l /proc && exec "$@"' sh \
+            "$RIJN" open $K -in "$T/s" -out "$D/o" 2>"$T/err" &&
+            cmp -s "$D/o" "$T/p" && [ "$(stat -c %a "$D/o")" = 604 ] &&
+            [ "$(ls -A "$D")" = o ] &&
+            pass "open without /proc: the named temporary file, renamed" ||
+            fail "open without /proc: $(cat "$T/err"), $(ls -lA "$D")"
+        rm -f "$D/o"
+    else
+        echo "note: not run without /proc (needs root and unshare -m)"
+    fi
+
+    # the input file changes while it is read (best effort: the backend
+    # without AES instructions, one thread, 64 MiB, changed after 0.1 s;
+    # skipped if open finished first): shrinking is a read error (1),
+    # growing is data after the end (4); nothing is written either way
+    head -c 67108864 /dev/urandom >"$T/big"
+    "$RIJN" seal $K -in "$T/big" -out "$T/bigs" || fail "seal 64 MiB"
+    for change in shrink grow; do
+        cp "$T/bigs" "$T/ch"
+        rm -f "$T/x/o"
+        RIJN_IMPL=ct64 "$RIJN" open $K --threads 1 -in "$T/ch" \
+            -out "$T/x/o" 2>"$T/err" &
+        pid=$!
+        sleep 0.1
+        if [ $change = shrink ]; then
+            truncate -s 100000 "$T/ch"
+            st=1 pat="changed \(shrank\)"
+        else
+            head -c 1000 /dev/urandom >>"$T/ch"
+            st=4 pat="data after the end"
+        fi
+        wait $pid
+        rc=$?
+        if [ $rc = 0 ]; then
+            echo "note: input that ${change}s: open finished first"
+        elif [ $rc = $st ] && grep -Eq "$pat" "$T/err" &&
+             [ -z "$(ls -A "$T/x")" ]; then
+            pass "the input ${change}s while open reads it: exit $rc, $(head -n 1 "$T/err")"
+        else
+            fail "the input ${change}s while open reads it: exit $rc, $(cat "$T/err"), files: $(ls -A "$T/x")"
+        fi
+    done
+    rm -f "$T/big" "$T/bigs" "$T/ch"
+}
+
 case $GROUP in
-    roundtrip|interop|damage|passphrase|range|vectors|big) group_$GROUP ;;
+    roundtrip|interop|damage|passphrase|range|vectors|big|exits) group_$GROUP ;;
     *) echo "unknown group $GROUP" >&2; exit 1 ;;
 esac
 if [ $failures -ne 0 ]; then
