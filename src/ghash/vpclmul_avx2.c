@@ -311,9 +311,9 @@ VP_INLINE size_t vp_slot(unsigned r, unsigned nr)
  * the GHASH work of that round: the products of register vp_slot(r, nr)
  * of the blocks at g (the one of register 0 with y added), or in round
  * nr-1 the reduction into *y. When decrypting (d not NULL, g the input),
- * that register's two blocks are loaded once into d[vp_slot], which the
- * last round XORs with the keystream: the blocks hashed are the blocks
- * decrypted (ghash.h, dec).
+ * that register's two blocks are loaded once, hashed, and kept in
+ * d[vp_slot] XORed with the last round key, the last round's operand:
+ * the blocks hashed are the blocks decrypted (ghash.h, dec).
  */
 VP_INLINE void vp_round(const rijn_aes_key *k, const uint8_t *hk,
                         const uint8_t *g, __m256i *s, vp_acc *a, __m128i *y,
@@ -332,9 +332,14 @@ VP_INLINE void vp_round(const rijn_aes_key *k, const uint8_t *hk,
         __m256i x, p, xm;
 
         if (d != NULL) {
-            d[jj] = _mm256_loadu_si256((const __m256i *)(const void *)(g + 32 * jj));
-            RIJN_READ_ONCE_VEC(d[jj]);
-            x = _mm256_shuffle_epi8(d[jj], BSWAP256);
+            __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(g + 32 * jj));
+            RIJN_READ_ONCE_VEC(v);
+            /* kept in memory with the last round key added (the last
+             * round's operand), not in a register: the empty asm hides
+             * d[jj]'s value, so it is stored now and loaded at the end */
+            d[jj] = _mm256_xor_si256(v, v2_rk(k, nr));
+            __asm__("" : "+m"(d[jj]));
+            x = _mm256_shuffle_epi8(v, BSWAP256);
         } else {
             x = vp_load2(g + 32 * jj);
         }
@@ -376,9 +381,9 @@ VP_INLINE void vp_round(const rijn_aes_key *k, const uint8_t *hk,
  * native in both lanes, a multiple of 8), interleaved with the GHASH of
  * the 16 blocks at g (hash: 1; g may be out, read before the stores;
  * decrypting (dec), g is in and each of its registers is loaded once,
- * in vp_round, for its products and for the last round: the compiler
- * keeps them in registers or spills them to the stack, it does not read
- * in again). Group q of 8 blocks starts at base bswap(c + 8q); register j
+ * in vp_round, for its products and for the last round, which reads it
+ * back from the stack: the 16 YMM hold the states and sums, and left to
+ * itself gcc 12 spilled the sums instead, 3-5% slower than this). Group q of 8 blocks starts at base bswap(c + 8q); register j
  * is that base XOR ks[j % 4] = rk[0] ^ (2j, 2j+1 mod 8 in byte 15). The
  * rounds are written out (not a loop the compiler may or may not
  * unroll: clang 14 kept it rolled, with the schedule computed at run
@@ -421,8 +426,8 @@ VP_INLINE __m128i vp_step(const rijn_aes_key *k, const uint8_t *hk,
     }
     for (j = 0; j < 8; j++)
         _mm256_storeu_si256((__m256i *)(void *)(out + 32 * j),
-                            _mm256_aesenclast_epi128(s[j], _mm256_xor_si256(
-                                v2_rk(k, nr), dec ? dv[j] : _mm256_loadu_si256(
+                            _mm256_aesenclast_epi128(s[j], dec ? dv[j] : _mm256_xor_si256(
+                                v2_rk(k, nr), _mm256_loadu_si256(
                                     (const __m256i *)(const void *)(in + 32 * j)))));
     return y;
 }

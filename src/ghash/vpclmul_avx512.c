@@ -312,20 +312,25 @@ VP_FN static void vp_init(uint64_t *hk, const uint8_t h[16])
  * ZMM each, n and n+1 reduce, n+2 puts the lane sum in *acc; later steps
  * do nothing. Spread over the AES rounds of the fused loop, with one ZMM
  * of data live at a time. With d (decryption: src is the input), ZMM i
- * is loaded once into d[i], which the caller's last round XORs with the
- * keystream: the blocks hashed are the blocks decrypted (ghash.h, dec).
+ * is loaded once, hashed, and kept in d[i] XORed with the last round key
+ * *kl, the operand of the caller's last round: the blocks hashed are the
+ * blocks decrypted (ghash.h, dec).
  */
 VP_INLINE void vp_ghash_step(const unsigned i, const size_t n, vp_sum *s,
                              const uint8_t *src, const uint8_t *hp,
                              __m512i *acc, __m512i poly, __m512i bswap,
-                             __m512i *d)
+                             __m512i *d, const __m512i *kl)
 {
     if (i < n) {
         __m512i x;
         if (d != NULL) {
-            d[i] = _mm512_loadu_si512(src + 64 * i);
-            RIJN_READ_ONCE_VEC(d[i]);
-            x = _mm512_shuffle_epi8(d[i], bswap);
+            __m512i v = _mm512_loadu_si512(src + 64 * i);
+            RIJN_READ_ONCE_VEC(v);
+            /* in memory, not in a register: the empty asm hides d[i]'s
+             * value, so it is stored now and loaded by the last round */
+            d[i] = _mm512_xor_si512(v, *kl);
+            __asm__("" : "+m"(d[i]));
+            x = _mm512_shuffle_epi8(v, bswap);
         } else {
             x = _mm512_shuffle_epi8(_mm512_loadu_si512(src + 64 * i), bswap);
         }
@@ -514,13 +519,13 @@ VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
         vp_round(st, q, rk[r]);
         if (pend)
             vp_ghash_step(r - 1, VP_W, &s, out - 64 * VP_W, pw, &acc, poly,
-                          bswap, NULL);
+                          bswap, NULL, NULL);
     }
     if (pend) {
         RIJN_UNROLL(8)
         for (r = nr - 1; r < VP_W + 3; r++)
             vp_ghash_step(r, VP_W, &s, out - 64 * VP_W, pw, &acc, poly,
-                          bswap, NULL);
+                          bswap, NULL, NULL);
     }
     RIJN_UNROLL(8)
     for (j = 0; j < q; j++) {
@@ -586,31 +591,31 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
     while (n >= 4 * VP_W) {
         /* encrypting, the ciphertext is read back (store-forwarded) rather
          * than kept in registers: 2% faster for AES-256, fewer spills.
-         * Decrypting, each input ZMM is loaded once (vp_ghash_step, into
-         * d) and kept for the last round: 8 states, 8 inputs, 3 sums, y,
-         * the constants and up to 15 round keys are more than 32 ZMM, so
-         * the compiler spills some of them to its stack (gcc 12 and clang
-         * 14: the inputs, 8 stores per step; 12 and 6 more instructions
-         * per 512 bytes than the loop that read the input twice) rather
-         * than reading the input again. (Round keys loaded from memory
-         * in every step instead: the same counts.) */
+         * Decrypting, each input ZMM is loaded once (vp_ghash_step) and
+         * kept on the stack XORed with the last round key for the last
+         * round's memory operand: 8 states, 8 inputs, 3 sums, y, the
+         * constants and up to 15 round keys are more than 32 ZMM, and
+         * what the compilers spilled by themselves cost more (vpclmul-
+         * avx2, where this was measured: 5% slower with gcc 12). */
         const uint8_t *src = enc ? out - 64 * VP_W : in;
         __m512i st[VP_W], dv[VP_W], *d = enc ? NULL : dv;
         vp_ctr_start(st, VP_W, &cb, bswap, rk[0]);
         RIJN_UNROLL(14)
         for (r = 1; r < nr; r++) {
             vp_round(st, VP_W, rk[r]);
-            vp_ghash_step(r - 1, VP_W, &s, src, pw, &acc, poly, bswap, d);
+            vp_ghash_step(r - 1, VP_W, &s, src, pw, &acc, poly, bswap, d,
+                          &rk[nr]);
         }
         RIJN_UNROLL(8)
         for (r = nr - 1; r < VP_W + 3; r++)
-            vp_ghash_step(r, VP_W, &s, src, pw, &acc, poly, bswap, d);
+            vp_ghash_step(r, VP_W, &s, src, pw, &acc, poly, bswap, d,
+                          &rk[nr]);
         RIJN_UNROLL(8)
         for (j = 0; j < VP_W; j++)
             _mm512_storeu_si512(out + 64 * j, _mm512_aesenclast_epi128(
-                st[j], _mm512_xor_si512(rk[nr],
-                                        enc ? _mm512_loadu_si512(in + 64 * j)
-                                            : dv[j])));
+                st[j], enc ? _mm512_xor_si512(rk[nr],
+                                              _mm512_loadu_si512(in + 64 * j))
+                           : dv[j]));
         in += 64 * VP_W;
         out += 64 * VP_W;
         n -= 4 * VP_W;
@@ -620,7 +625,7 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
         RIJN_UNROLL(16)
         for (r = 0; r < VP_W + 3; r++)
             vp_ghash_step(r, VP_W, &s, out - 64 * VP_W, pw, &acc, poly,
-                          bswap, NULL);
+                          bswap, NULL, NULL);
     } else if (pending && n <= 16) {
         acc = vp_tail(rk, nr, enc, 4, 1, n, cb, pw, out, in, acc);
     } else if (pending && n <= 24) {
