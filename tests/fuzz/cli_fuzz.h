@@ -66,7 +66,7 @@ int tool_is_help(const char *s)
  * decoder may have released before it saw it). out needs len / 4 * 3 + 3
  * bytes.
  */
-static int b64m_value(unsigned char c)
+static inline int b64m_value(unsigned char c)
 {
     if (c >= 'A' && c <= 'Z')
         return c - 'A';
@@ -81,14 +81,14 @@ static int b64m_value(unsigned char c)
     return -1;
 }
 
-static int b64m_space(unsigned char c)
+static inline int b64m_space(unsigned char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
            c == '\r';
 }
 
-static int b64m_decode(const unsigned char *in, size_t len,
-                       unsigned char *out, size_t *out_len)
+static inline int b64m_decode(const unsigned char *in, size_t len,
+                              unsigned char *out, size_t *out_len)
 {
     uint32_t bits = 0;
     int have = 0;     /* digits in the current group */
@@ -143,8 +143,8 @@ bad:
  * openssl with -A (BIO_FLAGS_BASE64_NO_NL); rijn decodes the same either
  * way (doc/rijn.1: "with or without -A").
  */
-static const char *b64m_documented_difference(const unsigned char *in,
-                                              size_t len, int nonl)
+static inline const char *
+b64m_documented_difference(const unsigned char *in, size_t len, int nonl)
 {
     size_t line = 0, longest = 0;
 
@@ -194,14 +194,14 @@ static const char *b64m_documented_difference(const unsigned char *in,
 /* openssl enc -a's layout: 64 characters and a newline per line, the
  * last line ended by a newline unless it is empty; nonl (-A): one line,
  * no newline. out needs b64m_encoded_len(len) bytes. */
-static size_t b64m_encoded_len(size_t len)
+static inline size_t b64m_encoded_len(size_t len)
 {
     size_t chars = (len + 2) / 3 * 4;
     return chars + (chars + 63) / 64;
 }
 
-static size_t b64m_encode(const unsigned char *in, size_t len, int nonl,
-                          unsigned char *out)
+static inline size_t b64m_encode(const unsigned char *in, size_t len,
+                                 int nonl, unsigned char *out)
 {
     static const char alphabet[] =
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
