@@ -54,6 +54,10 @@ int tool_prompt_line(int in_fd, int out_fd, int tty, const char *prompt,
     (void)!write(out_fd, "\n", 1);
     if (n <= 0 || buf[n - 1] != '\n')
         return -1;
+    /* a NUL byte would cut the passphrase short without a word: openssl's
+     * prompt refuses such a line ("bad password read"), so do we */
+    if (memchr(buf, '\0', (size_t)n) != NULL)
+        return -1;
     buf[--n] = '\0';
     return n;
 }

@@ -20,7 +20,8 @@ int tool_read_line(int fd, char *buf, size_t cap);
  * tty (in_fd is a terminal). Like openssl's console UI, a newline follows
  * the answer (which was not echoed) whether or not the prompt went to a
  * terminal, and whether or not the read worked. The line must end with a
- * newline, which is removed. Returns its length, or -1.
+ * newline, which is removed, and hold no NUL byte (it would cut the
+ * answer short unseen). Returns its length, or -1.
  */
 int tool_prompt_line(int in_fd, int out_fd, int tty, const char *prompt,
                      char *buf, size_t cap);

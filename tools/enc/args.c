@@ -199,6 +199,7 @@ int enc_parse_args(struct enc_opts *o, int argc, char **argv)
         {"provider", A_SPECIAL}, {"provider-path", A_SPECIAL},
         {"propquery", A_SPECIAL}, {"none", A_SPECIAL}, {"z", A_SPECIAL},
     };
+    const char *md_name = NULL;
 
     memset(o, 0, sizeof *o);
     o->enc = 1;
@@ -320,14 +321,9 @@ int enc_parse_args(struct enc_opts *o, int argc, char **argv)
             o->pass = p;
         } else if (!strcmp(name, "pass"))
             o->passarg = val;
-        else if (!strcmp(name, "md")) {
-            o->md = rijn_hash_find(val);
-            if (o->md == NULL) {
-                tool_err("enc: -md %s: unknown or unsupported digest "
-                         "(rijn has %s)", val, rijn_hash_names());
-                return 1;
-            }
-        } else if (!strcmp(name, "iter")) {
+        else if (!strcmp(name, "md"))
+            md_name = val; /* the last one counts, looked up after the loop */
+        else if (!strcmp(name, "iter")) {
             long n;
             if (parse_long(val, &n) != 0 || n > INT_MAX) {
                 tool_err("enc: -iter: can't parse \"%s\" as a number", val);
@@ -355,6 +351,14 @@ int enc_parse_args(struct enc_opts *o, int argc, char **argv)
     }
     if (o->list)
         return 0;
+    if (md_name != NULL) {
+        o->md = rijn_hash_find(md_name);
+        if (o->md == NULL) {
+            tool_err("enc: -md %s: unknown or unsupported digest "
+                     "(rijn has %s)", md_name, rijn_hash_names());
+            return 1;
+        }
+    }
     if (o->cipher == NULL) {
         if (o->bad_cipher != NULL)
             tool_err("enc: cipher '%s' is not supported: rijn enc does "
@@ -421,7 +425,9 @@ static char *finish_line(char *buf, int n)
 {
     char *nl, *p;
 
-    if (n <= 0) {
+    /* openssl reads the line with BIO_gets into a C string: one that
+     * starts with a NUL byte is an empty read, an error */
+    if (n <= 0 || buf[0] == '\0') {
         rijn_wipe(buf, APP_PASS_LEN);
         fputs("Error reading password from BIO\n", stderr);
         return NULL;

@@ -208,6 +208,13 @@ int enc_dst_write(struct enc_dst *d, const unsigned char *p, size_t n)
     return 0;
 }
 
+int enc_dst_flush_groups(struct enc_dst *d)
+{
+    if (d->b64 == NULL || !d->b64->single_line)
+        return 0;
+    return b64_flush(d);
+}
+
 int enc_dst_finish(struct enc_dst *d)
 {
     struct enc_b64enc *e = d->b64;

@@ -245,6 +245,19 @@ static int run(struct state *s)
         s->out_open = 1;
         s->dst.fd = s->out.fd;
     }
+    if (o->printkey == 1 && hdr_len > 0) {
+        /* openssl writes the Salted__ header before it prints the -p
+         * lines (what its base64 BIO holds of it, a partial line or with
+         * -A the part after the last whole group, comes after them): the
+         * order a shared standard output shows */
+        if (enc_dst_write(&s->dst, hdr, hdr_len) != 0 ||
+            enc_dst_flush_groups(&s->dst) != 0) {
+            tool_err("enc: write error on %s: %s", s->dst.name,
+                     strerror(errno));
+            ok = 0;
+        }
+        hdr_len = 0;
+    }
     if (o->printkey) {
         /* openssl prints the salt array even when no salt was used with
          * -K (uninitialised memory there); rijn prints zeros then. */

@@ -104,6 +104,9 @@ struct enc_dst {
 };
 int enc_dst_write(struct enc_dst *d, const unsigned char *p, size_t n);
 int enc_dst_finish(struct enc_dst *d);   /* base64 tail; 0 or -1 */
+/* Base64 on one line (-A): write out the whole groups encoded so far, as
+ * openssl's base64 BIO does with what it was given (0 or -1). */
+int enc_dst_flush_groups(struct enc_dst *d);
 
 int enc_b64_setup(struct enc_src *s, struct enc_dst *d, int encrypting,
                   int single_line);
