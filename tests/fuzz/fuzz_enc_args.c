@@ -275,7 +275,6 @@ struct model {
     int debug, progress;
     int huge_bufsize;        /* last -bufsize one openssl cannot allocate */
     int verbose_differs;     /* stderr not comparable (set while checking) */
-    int md_early_bad;        /* an -md a later valid -md overrides is bad */
     const char *in, *out;    /* last -in / -out ("-": standard stream) */
     int help, list;
     int list_first;          /* -list/-ciphers before any -help */
@@ -298,7 +297,7 @@ static void model_argv(struct model *m, const struct tok *t, size_t n)
     int cipher_cls = m->cmd == 7 ? RIJN_REFUSES : BOTH;
     int have_cipher = m->cmd != 6;
     int impl_bad = 0;
-    int md_cls = BOTH, md_bad_seen = 0;
+    int md_cls = BOTH;
 
     for (size_t i = 0; i < n; i++) {
         const struct val *v = t[i].v;
@@ -349,10 +348,7 @@ static void model_argv(struct model *m, const struct tok *t, size_t n)
              * README: "-bufsize 0 (openssl: empty output, status 0) ...
              * [is an error]" */
             if (t[i].o->kind == K_MD && v) {
-                if (md_cls != BOTH)
-                    md_bad_seen = 1;
                 md_cls = v->cls;
-                m->md_early_bad = md_bad_seen && md_cls == BOTH;
             }
             if (t[i].o->kind == K_BUFSIZE && v)
                 m->huge_bufsize = v->cls == OPENSSL_FAILS;
@@ -419,8 +415,7 @@ static void model_argv(struct model *m, const struct tok *t, size_t n)
                          "differences; doc/rijn.1 -aes-*-ctr)";
     /* doc/rijn.1 -md: "other digests openssl knows are refused" (the
      * last -md counts: doc/rijn.1, "when an option is repeated, the last
-     * one counts"; rijn checks each -md as it parses it: see
-     * md_early_bad) */
+     * one counts": both look the last one up after parsing) */
     if (md_cls == RIJN_REFUSES && m->refusal == NULL)
         m->refusal = "a digest openssl has, rijn not (doc/rijn.1, -md)";
     if (impl_bad && m->refusal_end == NULL)
@@ -723,6 +718,7 @@ struct run {
     size_t file_len;
     unsigned char *target; /* the -out file after the run (NULL: none) */
     size_t target_len;
+    size_t key_at; /* where the -p lines were on stdout (lines_first) */
 };
 
 static void run_free(struct run *r)
@@ -816,6 +812,37 @@ static size_t key_lines(const struct buf *out, size_t from)
         at = (size_t)(nl - out->p) + 1;
     }
     return at - from;
+}
+
+/*
+ * -p with a Salted__ header on stdout: openssl writes the header (raw: 16
+ * bytes; -a -A: its 20 characters of whole base64 groups; -a: nothing yet,
+ * its BIO holds it) before the key lines. Moves the lines to the front,
+ * so that what follows them is the data stream, and records where they
+ * were (r->key_at), which must be the same place in both programs.
+ */
+static void lines_first(struct run *r)
+{
+    static const size_t at[] = {0, 16, 20};
+    struct buf *o = &r->out;
+
+    r->key_at = 0;
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        size_t k = at[i], n;
+        if (o->p == NULL || o->len < k + 4 ||
+            (memcmp(o->p + k, "salt=", 5) != 0 &&
+             memcmp(o->p + k, "key=", 4) != 0))
+            continue;
+        n = key_lines(o, k);
+        if (k > 0 && n > 0) {
+            unsigned char head[20];
+            memcpy(head, o->p, k);
+            memmove(o->p, o->p + k, n);
+            memcpy(o->p + n, head, k);
+        }
+        r->key_at = k;
+        return;
+    }
 }
 
 static void fail_show(const char *why, char **argv_r, const struct run *rr,
@@ -1398,6 +1425,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         goto done;
     }
 
+    if (m->printkey) {
+        lines_first(rr);
+        lines_first(ro);
+    }
     size_t lr = m->printkey ? key_lines(&rr->out, 0) : 0;
     size_t lo = m->printkey ? key_lines(&ro->out, 0) : 0;
     size_t dr_len, do_len;
@@ -1416,43 +1447,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         goto done;
     }
 
-    if (m->md_early_bad && rr->status == 1 && rc_parse == 1 &&
-        rr->out.len == 0) {
-        /*
-         * KNOWN FINDING (reported, issue 19, fuzz target enc_args; the fix
-         * belongs in tools/enc/args.c): doc/rijn.1 says "when an option
-         * is repeated, the last one counts", and openssl resolves only
-         * the last -md; rijn refuses an earlier unknown -md even when a
-         * later one names a digest it has (-md nosuch -md sha1). Until
-         * the fix, such an argv is only held to the checks on rijn
-         * alone; regress/enc_args/md-repeated is the minimised case.
-         */
-        goto done;
-    }
-    if (pass_nul0) {
-        /*
-         * KNOWN FINDING (reported, issue 19, fuzz target enc_args; the fix
-         * belongs in tools/enc/args.c, finish_line): openssl measures the
-         * password line it read with strlen (BIO_gets), so a line that
-         * starts with a NUL byte is "Error reading password from BIO";
-         * rijn counts the bytes read and goes on with an empty password.
-         * README.md claims openssl's -pass errors. Until the fix, only the
-         * checks on rijn alone apply; regress/enc_args/pass-nul.
-         */
-        goto done;
-    }
     if (prompt_nul) {
-        /*
-         * KNOWN FINDING (reported, issue 19, fuzz target enc_args; the fix
-         * belongs in tools/common/prompt.c): a password line read at the
-         * prompt (no terminal: from stdin) that holds a NUL byte is cut
-         * there by rijn, which goes on with the shorter password; openssl
-         * fails ("bad password read": its line has no newline before the
-         * NUL) or reads on to the next newline. doc/rijn.1 says the
-         * prompt reads standard input "as openssl does". Until the fix,
-         * only the checks on rijn alone apply to these inputs; the
-         * minimised case is regress/enc_args/prompt-nul.
-         */
+        /* doc/rijn.1, DIFFERENCES FROM OPENSSL: a password typed at the
+         * prompt (here read from standard input) that holds a NUL byte
+         * is refused; openssl keeps the part before the NUL and discards
+         * the next line, or fails at the end of the input */
+        EXPECT(rr->status == 1, "a prompted password with a NUL byte is "
+                                "not refused");
         goto done;
     }
     if (m->huge_bufsize && ro->status != 0 && rr->status == 0) {
@@ -1469,6 +1470,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 ao->v[i] = "-bufsize=1024k";
         run_free(ro);
         run_specs(&sp[1], 1, ro);
+        if (m->printkey)
+            lines_first(ro);
         lo = m->printkey ? key_lines(&ro->out, 0) : 0;
         dd = data_of(ro, m, lo, &do_len);
         m->verbose_differs = 1; /* -v shows the other bufsize */
@@ -1525,22 +1528,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          * that -S leaves out) */
         struct buf first_err = ro->err;
         memset(&ro->err, 0, sizeof ro->err);
-        /* where the -p lines are on stdout: first in both with -a
-         * (openssl's base64 BIO holds the 16-byte header until a 48-byte
-         * line is full). Without -a, openssl writes the Salted__ header
-         * before the lines, and with -a -A the header's first 20
-         * characters: KNOWN FINDING, reported (issue 19, fuzz target
-         * enc_args; README.md claims openssl's -p output; the fix belongs
-         * in tools/enc/enc.c): rijn writes the lines first; not checked
-         * in those two cases until it is fixed. */
-        if (m->printkey == 1 && stream_path(m->out) && m->base64 &&
-            !m->olb64)
-            EXPECT(key_lines(&ro->out, 0) == lr,
-                   "-p -a: the key lines are not first on stdout in both");
+        /* where the -p lines are on stdout (lines_first): after what
+         * openssl has written of the Salted__ header by then, in both */
+        if (m->printkey == 1 && stream_path(m->out))
+            EXPECT(rr->key_at == ro->key_at,
+                   "-p: the key lines are not at the same place on stdout "
+                   "as openssl's");
         run_free(ro);
         run_specs(&sp[1], 1, ro);
         buf_free(&ro->err);
         ro->err = first_err;
+        if (m->printkey)
+            lines_first(ro);
         lo = m->printkey ? key_lines(&ro->out, 0) : 0;
         dd = data_of(ro, m, lo, &do_len);
         EXPECT(ro->status == 0, "openssl with rijn's salt as -S fails");
