@@ -53,6 +53,7 @@
  */
 #include "ghash/ghash.h"
 #include "ghash/ghash_x86.h"
+#include "inject.h"
 #include "aes/x86/aesni.h"
 
 #if defined(RIJN_X86_AESNI)
@@ -135,8 +136,9 @@ PM_INLINE __m128i pm_absorb(const __m128i *k, __m128i y, const uint8_t *in,
     size_t j;
 
     pm_madd(&a, k, _mm_xor_si128(y, gx_load(in)), n, 1);
-    for (j = 1; j < n; j++)
-        pm_madd(&a, k, gx_load(in + 16 * j), n - j, 0);
+    for (j = 1; j < n; j++) /* bug 2 (src/inject.h): H^2 for the last */
+        pm_madd(&a, k, gx_load(in + 16 * j),
+                n - j + (RIJN_INJECTED(2) && j == n - 1), 0);
     return pm_reduce(a);
 }
 

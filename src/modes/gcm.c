@@ -19,6 +19,7 @@
  * from the copy.
  */
 #include "ghash/ghash.h"
+#include "inject.h"
 #include "rijn_registry.h"
 
 #define DECLARE(n) extern const rijn_ghash_engine rijn_ghash_##n;
@@ -149,6 +150,13 @@ static void ghash_padded(const rijn_gcm_key *k, uint8_t y[16],
 /* ctr += n in the low 32 bits (inc32, mod 2^32). */
 static void inc32(uint8_t ctr[16], uint64_t n)
 {
+    if (RIJN_INJECTED(1)) { /* bug 1: a 128-bit add (src/inject.h) */
+        for (int i = 15; i >= 0 && n != 0; i--, n >>= 8) {
+            n += ctr[i];
+            ctr[i] = (uint8_t)n;
+        }
+        return;
+    }
     rijn_store32_be(ctr + 12, rijn_load32_be(ctr + 12) + (uint32_t)n);
 }
 
@@ -331,6 +339,10 @@ static void oneshot(const rijn_gcm_key *k, uint8_t *out, uint8_t tag[16],
     }
     start(k, ctr, ek0, iv, iv_len);
     ghash_padded(k, y, aad, aad_len);
+    if (RIJN_INJECTED(3) && aad_len > 0 && aad_len % 16 == 0) {
+        static const uint8_t zero[16]; /* bug 3 (src/inject.h) */
+        k->ghash->blocks(k->h, y, zero, 1);
+    }
     blocks(k, y, ctr, out, in, full, decrypt);
     if (rest) {
         static const uint8_t zero[16];
@@ -384,7 +396,7 @@ int rijn_gcm_decrypt(const rijn_gcm_key *k, unsigned char *pt,
         return -1;
     }
     oneshot(k, pt, t, iv, iv_len, aad, aad_len, ct, len, 1);
-    ok = rijn_ct_equal(t, tag, tag_len);
+    ok = rijn_ct_equal(t, tag, RIJN_INJECTED(8) ? 12 : tag_len); /* bug 8 */
     RIJN_PUBLIC(&ok, sizeof ok); /* accept or reject is public */
     rijn_burn(t, sizeof t);
     if (!ok) {
@@ -507,6 +519,8 @@ static int update(rijn_gcm_ctx *c, uint8_t *out, const uint8_t *in,
     if (c->state != state || (uint64_t)len > GCM_MAX_DATA - c->len)
         return fail(c);
     c->len += len;
+    if (RIJN_INJECTED(4) && c->ks_used > 0) /* bug 4 (src/inject.h) */
+        c->ks_used = 16;
     /* the rest of the current partial block */
     while (len > 0 && c->ks_used < 16) {
         uint8_t b = in[0], o;
@@ -601,7 +615,7 @@ int rijn_gcm_verify(rijn_gcm_ctx *c, const unsigned char *tag,
         fail(c);
         return -1;
     }
-    ok = rijn_ct_equal(t, tag, tag_len);
+    ok = rijn_ct_equal(t, tag, RIJN_INJECTED(8) ? 12 : tag_len); /* bug 8 */
     RIJN_PUBLIC(&ok, sizeof ok); /* accept or reject is public */
     rijn_burn(t, sizeof t);
     return ok ? 0 : -1;
