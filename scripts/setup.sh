@@ -8,7 +8,10 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config libssl-dev libssl3 openssl libgcrypt20 gnuplot-nox
       libargon2-dev)
 if [ "${1:-}" = "--test" ]; then
-  pkgs+=(clang valgrind qemu-user zlib1g-dev python3-cryptography python3-argon2
+  # (libclang-rt-dev: clang's libFuzzer and sanitizer runtimes, which
+  # --no-install-recommends would leave out; llvm: llvm-profdata and
+  # llvm-cov for scripts/fuzz-coverage.sh)
+  pkgs+=(clang libclang-rt-dev llvm valgrind qemu-user zlib1g-dev python3-cryptography python3-argon2
          gcc-powerpc-linux-gnu gcc-powerpc64-linux-gnu gcc-powerpc64le-linux-gnu
          gcc-aarch64-linux-gnu libc6-dev-powerpc-cross libc6-dev-ppc64-cross
          libc6-dev-ppc64el-cross libc6-dev-arm64-cross

@@ -3,6 +3,10 @@
 #   1. gcc, -Werror, constant-time validation build (valgrind ctgrind tests)
 #   2. clang, -Werror
 #   3. ASan + UBSan
+#   3b. fuzzing: clang, -DRIJN_FUZZ=ON (libFuzzer, ASan+UBSan): every fuzz
+#      target of tests/fuzz for $RIJN_TEST_FUZZ_SECONDS (default 10) from its
+#      corpus, and the corpus replay (which every other build runs too);
+#      skipped, with the reason, where clang's libFuzzer is missing
 #   4. install, then find_package(rijn) and pkg-config from an outside project
 #   5. cross builds run under qemu-user: ppc (G4), ppc64 (G5), ppc64 on POWER8,
 #      ppc64le (POWER8), aarch64 (and again as a core without the crypto
@@ -102,6 +106,53 @@ else
   broken+=("clang: not installed (scripts/setup.sh --test)")
 fi
 native asan-ubsan -DCMAKE_C_COMPILER=gcc -DRIJN_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIJN_TEST_BIG=OFF -- -E '^ctgrind'
+
+# 3b: the libFuzzer targets, time-boxed (tests/fuzz/CMakeLists.txt: the
+# ctest entries fuzz.run.<target> and fuzz.replay.<target>).
+fuzz_step() {
+  local dir=$work/fuzz secs=${RIJN_TEST_FUZZ_SECONDS:-10} t0 why=""
+  note "fuzz (libFuzzer, $secs s per target)"
+  t0=$(date +%s)
+  mkdir -p "$dir"
+  printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
+    'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);' \
+    'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }' \
+    >"$dir.probe.c"
+  if ! command -v clang >/dev/null; then
+    why="clang is not installed (scripts/setup.sh --test)"
+  elif ! clang -fsanitize=fuzzer,address,undefined "$dir.probe.c" -o "$dir.probe" >"$dir.probe.log" 2>&1; then
+    why="clang's libFuzzer is missing (libclang-rt-dev; scripts/setup.sh --test)"
+  fi
+  if [ -n "$why" ]; then
+    echo "fuzz: SKIPPED: $why"
+    printf 'fuzz\t%s\n' "$why" >>"$skips"
+    skipped=$((skipped + 1))
+    return
+  fi
+  if ! cmake -S "$root" -B "$dir" -DCMAKE_C_COMPILER=clang -DRIJN_FUZZ=ON -DRIJN_WERROR=ON \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIJN_FUZZ_SECONDS="$secs" >"$dir.configure.log" 2>&1; then
+    cat "$dir.configure.log"; broken+=("fuzz: configure"); return
+  fi
+  local targets=() t
+  while read -r t; do
+    [ -n "$t" ] && targets+=("fuzz_$t" "fuzz_replay_$t")
+  done <"$dir/tests/fuzz/targets.txt"
+  if ! cmake --build "$dir" -j"$jobs" --target "${targets[@]}" >"$dir.build.log" 2>&1; then
+    tail -n 60 "$dir.build.log"; broken+=("fuzz: build"); return
+  fi
+  ctest --test-dir "$dir" --output-on-failure -j"$jobs" -L '^fuzz-(run|replay)$' >"$dir.ctest.log" 2>&1
+  local st=$?
+  grep -E '^(The following tests|[[:space:]]+[0-9]+ - |[0-9]+% tests passed)|(Failed|\*\*\*)' "$dir.ctest.log" | tail -n 40
+  [ $st -eq 0 ] || grep -E 'FUZZ ORACLE FAILURE|ERROR: |SUMMARY: |Test unit written' "$dir.ctest.log" | head -n 40
+  # executions per second of each target (libFuzzer's final stats)
+  awk '/^[0-9]+\/[0-9]+ Test: fuzz\.run\./ { t = $3 }
+       /^stat::average_exec_per_sec:/ && t { printf "  %s: %s exec/s\n", t, $2; t = "" }' \
+    "$dir/Testing/Temporary/LastTest.log" 2>/dev/null
+  count fuzz "$dir.ctest.log" "$st"
+  collect_skips fuzz "$dir.ctest.log" "$dir/Testing/Temporary/LastTest.log"
+  echo "fuzz step: $(( $(date +%s) - t0 )) s (build, runs and replay)"
+}
+fuzz_step
 
 note "install + find_package + pkg-config"
 if "$root/scripts/install-check.sh" "$work/install-check" >"$work/install-check.log" 2>&1; then

@@ -35,8 +35,9 @@
 #include "rijn_seal.h"
 #include "testutil.h"
 
-#define MAX_MSG (4 * RIJN_CHUNK)
-#define MAX_FILE (RIJN_CHUNKED_HEADER + 6 * RIJN_CHUNK_CT + 128)
+#define MAX_MSG (3 * RIJN_CHUNK)
+/* 3 chunks, and 3 mutations each adding at most a chunk */
+#define MAX_FILE (RIJN_CHUNKED_HEADER + 7 * RIJN_CHUNK_CT)
 
 typedef struct {
     uint8_t *p;
@@ -72,8 +73,20 @@ static void replace(uint8_t *f, size_t *len, size_t off, size_t n,
 {
     FZ_CHECK(*len - n + m <= MAX_FILE, "mutation too large");
     memmove(f + off + m, f + off + n, *len - off - n);
-    memcpy(f + off, src, m);
+    if (m > 0)
+        memcpy(f + off, src, m);
     *len = *len - n + m;
+}
+
+/* A piece of a stream of len bytes: 1..max bytes, but at least len/64
+ * (bounded work per input), and one in four 1..17 bytes. */
+static size_t piece(tu_rng *rng, size_t max, size_t len)
+{
+    if (max < len / 64)
+        max = len / 64;
+    if (tu_rng_below(rng, 4) == 0)
+        return 1 + (size_t)tu_rng_below(rng, 17);
+    return 1 + (size_t)tu_rng_below(rng, max);
 }
 
 /* Feed the streaming writer in random pieces of at most max bytes. */
@@ -88,7 +101,7 @@ static size_t seal_stream(uint8_t *out, const uint8_t key[32],
                                       &sb) == 0,
              "writer_init");
     for (size_t off = 0; off < len;) {
-        size_t n = 1 + (size_t)tu_rng_below(rng, max);
+        size_t n = piece(rng, max, len);
         if (n > len - off)
             n = len - off;
         FZ_CHECK(rijn_chunked_writer_write(&s, m + off, n) == 0,
@@ -109,12 +122,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t key[32], salt[24], salt2[24], ctx[64], okey[32], octx[64];
     tu_rng rng;
 
-    /* ---- the message and its file ---- */
-    fz_bytes(&in, key, 32);
-    fz_bytes(&in, salt, 24);
-    size_t ctx_len = fz_range(&in, 0, sizeof ctx);
-    fz_bytes(&in, ctx, ctx_len);
-    size_t len, k = fz_range(&in, 0, 3);
+    /* The choices first, the bulk bytes last: libFuzzer grows its inputs
+     * from short ones, and a missing byte reads as 0. */
+    size_t nmut = fz_range(&in, 0, 3);
+    struct {
+        unsigned kind;
+        uint32_t a, b;
+    } mu[3];
+    for (size_t j = 0; j < 3; j++) {
+        mu[j].kind = fz_u8(&in) % 12;
+        mu[j].a = fz_u16(&in);
+        mu[j].b = fz_u8(&in);
+    }
+    size_t len, k = fz_range(&in, 0, 2);
     switch (fz_u8(&in) & 3) {
     case 0: /* just past a boundary */
         len = k * RIJN_CHUNK + fz_range(&in, 0, 40);
@@ -129,10 +149,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         len = k * RIJN_CHUNK + fz_range(&in, 0, RIJN_CHUNK - 1);
         break;
     }
-    tu_rng_seed(&rng, fz_u64(&in));
-    tu_rng_fill(&rng, msg, len);
+    /* the largest piece the writer and the reader get: 1 to 2^16 bytes */
     size_t wmax = (size_t)1 << fz_range(&in, 0, 16);
+    size_t rmax = (size_t)1 << fz_range(&in, 0, 16);
+    size_t ctx_len = fz_range(&in, 0, sizeof ctx);
+    size_t s2pos = fz_u8(&in) % 24;
+    uint8_t s2bit = (uint8_t)(1u << (fz_u8(&in) & 7));
+    tu_rng_seed(&rng, fz_u64(&in));
+    fz_bytes(&in, key, 32);
+    fz_bytes(&in, salt, 24);
+    fz_bytes(&in, ctx, ctx_len);
+    tu_rng_fill(&rng, msg, len);
 
+    /* ---- the message and its file ---- */
     size_t flen = seal_stream(file, key, ctx, ctx_len, salt, msg, len, &rng,
                               wmax);
     FZ_CHECK(flen == rijn_chunked_ct_len(len),
@@ -159,20 +188,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* ---- mutations ---- */
     memcpy(salt2, salt, 24);
-    salt2[fz_u8(&in) % 24] ^= (uint8_t)(1u << (fz_u8(&in) & 7));
+    salt2[s2pos] ^= s2bit;
     size_t olen = seal_stream(other, key, ctx, ctx_len, salt2, msg, len,
                               &rng, wmax);
     memcpy(okey, key, 32);
     memcpy(octx, ctx, ctx_len);
     size_t octx_len = ctx_len;
     memcpy(mut, file, flen);
-    size_t mlen = flen, nmut = fz_range(&in, 0, 3);
+    size_t mlen = flen;
     int expect = RIJN_SEAL_OK; /* for a single mutation; 1: "fails" */
     for (size_t j = 0; j < nmut; j++) {
         size_t nc = nchunks(mlen), off, n, off2, n2;
-        uint32_t a = fz_u32(&in), b = fz_u32(&in);
+        uint32_t a = mu[j].a, b = mu[j].b;
         int e = 1;
-        switch (fz_u8(&in) % 12) {
+        switch (mu[j].kind) {
         case 0: /* flip a bit */
             if (mlen == 0)
                 break;
@@ -290,12 +319,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                  (mlen == olen && memcmp(mut, other, olen) == 0));
 
     /* ---- the streaming reader, in random pieces ---- */
-    size_t rmax = (size_t)1 << fz_range(&in, 0, 16);
     sinkbuf sb = {got, 0, sizeof got};
     int r = rijn_chunked_reader_init(&rs, okey, octx, octx_len, to_buf, &sb);
     FZ_CHECK(r == 0, "reader_init: %d", r);
     for (size_t off = 0; off < mlen && r == 0;) {
-        size_t n = 1 + (size_t)tu_rng_below(&rng, rmax);
+        size_t n = piece(&rng, rmax, mlen);
         if (n > mlen - off)
             n = mlen - off;
         r = rijn_chunked_reader_write(&rs, mut + off, n);

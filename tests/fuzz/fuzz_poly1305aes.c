@@ -42,8 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tu_rng rng;
     char what[128];
 
-    fz_bytes(&in, kr, 32);
-    fz_bytes(&in, n, 16);
+    /* the choices first, then the key, the nonce and the message */
     size_t len = fz_range(&in, 0, MAX_LEN);
     size_t np = fz_range(&in, 1, 16), p[16], left = len;
     for (size_t i = 0; i < np; i++) {
@@ -51,6 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         left -= p[i];
     }
     size_t fbit = fz_u8(&in) & 127;
+    fz_bytes(&in, kr, 32);
+    fz_bytes(&in, n, 16);
     tu_rng_seed(&rng, fz_u64(&in));
     {
         size_t from_input = fz_left(&in) < len ? fz_left(&in) : len;
