@@ -7,6 +7,10 @@
  *
  * Conventions
  *   - Every context is allocated by the caller; the library never allocates.
+ *     Keys and contexts are 64-byte aligned types (the round keys and
+ *     powers of H are read with aligned vector loads): declare them, or
+ *     allocate them with aligned_alloc(64, ...) or posix_memalign; plain
+ *     malloc() does not align them enough.
  *   - Functions that can fail return 0 on success and -1 on failure.
  *   - Lengths are size_t; key lengths are in bytes (16, 24 or 32).
  *   - Buffers may have any alignment. Output may equal input exactly
