@@ -154,6 +154,18 @@ group_roundtrip() {
         -out "$T/out/o"
     expect "open: a positional argument" 1 "unexpected argument" - -- \
         "$RIJN" open $K "$T/s"
+    # the environment's GHASH engine: each refusal says why (issue 19)
+    expect "RIJN_GHASH_IMPL=ref without the opt-in" 1 \
+        "RIJN_GHASH_IMPL=ref: not constant time.*RIJN_ALLOW_VARIABLE_TIME=1" \
+        "$T/out/o" -- env RIJN_GHASH_IMPL=ref "$RIJN" open $K -in "$T/s" \
+        -out "$T/out/o"
+    expect "RIJN_GHASH_IMPL unknown" 1 \
+        "RIJN_GHASH_IMPL=nosuch: unknown GHASH engine; compiled in: .*ref" \
+        "$T/out/o" -- env RIJN_GHASH_IMPL=nosuch "$RIJN" seal $K \
+        -in "$T/p" -out "$T/out/o"
+    expect "RIJN_IMPL unknown (seal)" 1 \
+        "RIJN_IMPL=nosuch: unknown AES backend" "$T/out/o" -- \
+        env RIJN_IMPL=nosuch "$RIJN" seal $K -in "$T/p" -out "$T/out/o"
     "$RIJN" seal --help >"$T/o" && grep -q "usage: rijn seal" "$T/o" &&
         "$RIJN" open --help >"$T/o" && grep -q "exit status" "$T/o" &&
         pass "seal/open --help" || fail "seal/open --help"

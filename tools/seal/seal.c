@@ -711,7 +711,7 @@ static int cmd(int argc, char **argv, int open_cmd)
     rc = parse_args(&s.o, argc, argv);
     if (rc != 0)
         return rc == 2 ? 0 : SEAL_EXIT_ERROR;
-    if (tool_check_rijn_impl_env(s.o.who) != 0)
+    if (tool_check_gcm_impl_env(s.o.who) != 0)
         return SEAL_EXIT_ERROR;
     rc = open_cmd ? do_open(&s) : do_seal(&s);
     if (s.out_open && output_close(&s.out, rc == 0) != 0 && rc == 0)
