@@ -93,8 +93,9 @@ RIJN_API int rijn_chunked_init_open(rijn_chunked *c,
 
 /* Chunk `index`: a non-final chunk has exactly RIJN_CHUNK bytes of
  * plaintext, the final one fewer (0 included). out gets len + 16 bytes
- * (seal) or in_len - 16 (open; RIJN_SEAL_ECHUNK and out wiped if it does
- * not authenticate). Thread-safe: c is only read. out may equal in.
+ * (seal) or in_len - 16 (open; RIJN_SEAL_ECHUNK if it does not
+ * authenticate; on that and every other failure, out is all zero when
+ * in_len >= 16). Thread-safe: c is only read. out may equal in.
  * open reads each byte of in once (the decrypt rule of rijn_gcm.h): if
  * another thread or process changes in meanwhile (a MAP_SHARED mapping of
  * the file), the chunk may fail to authenticate, but what out receives

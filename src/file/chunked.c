@@ -121,14 +121,22 @@ int rijn_chunked_open_chunk(const rijn_chunked *c, uint64_t index, int final,
                             size_t in_len)
 {
     unsigned char nonce[12];
+    int err = 0;
 
     if (index >= RIJN_CHUNKED_MAX_CHUNKS)
-        return RIJN_SEAL_ETOOBIG;
+        err = RIJN_SEAL_ETOOBIG;
     /* (injected bug 7, src/inject.h: a full chunk passes as the final) */
-    if (in_len < RIJN_CHUNK_TAG ||
-        (final ? in_len >= RIJN_CHUNK_CT + RIJN_INJECTED(7)
-               : in_len != RIJN_CHUNK_CT))
-        return RIJN_SEAL_ETRUNC;
+    else if (in_len < RIJN_CHUNK_TAG ||
+             (final ? in_len >= RIJN_CHUNK_CT + RIJN_INJECTED(7)
+                    : in_len != RIJN_CHUNK_CT))
+        err = RIJN_SEAL_ETRUNC;
+    if (err != 0) {
+        /* refused before decryption: out (in_len - 16 bytes) is still
+         * all zero afterwards, as after a failed authentication */
+        if (in_len >= RIJN_CHUNK_TAG)
+            rijn_burn(out, in_len - RIJN_CHUNK_TAG);
+        return err;
+    }
     nonce_of(c, index, nonce);
     return rijn_gcm_open(&c->key, out, RIJN_CHUNK_TAG, nonce, 12, NULL, 0, in,
                          in_len) == 0

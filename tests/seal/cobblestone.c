@@ -39,6 +39,15 @@
 #include "rijn_seal.h"
 #include "testutil.h"
 
+/* 1 if p[0..n) is all zero */
+static int zeroed(const unsigned char *p, size_t n)
+{
+    unsigned char acc = 0;
+    for (size_t i = 0; i < n; i++)
+        acc |= p[i];
+    return acc == 0;
+}
+
 static tu_rng g_rng;
 
 typedef struct {
@@ -230,6 +239,23 @@ static void check_valid(const vec *v)
                                                    v->ct.p + off, len) == 0))
                 tu_fail("%s: chunk %llu opens at the wrong index/finality",
                         v->label, (unsigned long long)i);
+            /* refused by its length (a full chunk as the final one) or by
+             * its index: out is all zero, as after a failed tag */
+            memset(out, 0xa5, RIJN_CHUNK_CT);
+            if (!final &&
+                (rijn_chunked_open_chunk(&c, i, 1, out, v->ct.p + off,
+                                         len) != RIJN_SEAL_ETRUNC ||
+                 !zeroed(out, len - RIJN_CHUNK_TAG)))
+                tu_fail("%s: chunk %llu refused as final: not ETRUNC or out "
+                        "not wiped", v->label, (unsigned long long)i);
+            memset(out, 0xa5, RIJN_CHUNK_CT);
+            if (rijn_chunked_open_chunk(&c, RIJN_CHUNKED_MAX_CHUNKS, final,
+                                        out, v->ct.p + off,
+                                        len) != RIJN_SEAL_ETOOBIG ||
+                !zeroed(out, len - RIJN_CHUNK_TAG))
+                tu_fail("%s: chunk %llu at an index past the limit: not "
+                        "ETOOBIG or out not wiped", v->label,
+                        (unsigned long long)i);
         }
         free(out);
     }
