@@ -48,7 +48,7 @@ masked_spec() { # arch
     case $1 in
     aarch64)
         m_mask=aes,pmull
-        m_regex='^(gcm_vectors\.(neon-bs|ghash-neon)|gcm_props\.(neon-bs|ghash-neon)|supercop_aead\.neon-bs|stackwipe\.neon-bs|cli\.vectors|dispatch\.unit)$'
+        m_regex='^(gcm_vectors\.(neon-bs|ghash-neon)|gcm_props\.(neon-bs|ghash-neon)|gcm_race\.(neon-bs|ghash-neon)|supercop_aead\.neon-bs|stackwipe\.neon-bs|cli\.vectors|dispatch\.unit)$'
         m_aes=neon-bs
         m_gcm="neon-bs with neon"
         m_poly=neon
