@@ -13,6 +13,10 @@
  * no input at all, is an error: a replay of nothing could not fail.
  */
 #define _POSIX_C_SOURCE 200809L
+/* 64-bit inode numbers and offsets on 32-bit hosts too: without it,
+ * readdir fails with EOVERFLOW under qemu-user (ppc, armhf) on a host
+ * filesystem with large inode numbers */
+#define _FILE_OFFSET_BITS 64
 
 #include <dirent.h>
 #include <errno.h>
@@ -96,7 +100,15 @@ static int run_dir(const char *dir)
     size_t n = 0, cap = 0;
     int rc = 0;
     struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
+    for (;;) {
+        errno = 0;
+        if ((e = readdir(d)) == NULL) {
+            if (errno != 0) {
+                fprintf(stderr, "fuzz replay: %s: %s\n", dir, strerror(errno));
+                rc = -1;
+            }
+            break;
+        }
         if (e->d_name[0] == '.')
             continue; /* ., .., and hidden files (.gitkeep) */
         if (n == cap) {
