@@ -15,7 +15,9 @@
  * oracle (ciphertext and tag); streaming encryption in the pieces; decrypt
  * and open in place of the right tag return the plaintext; the streaming
  * decryption verifies; the forgery is rejected by decrypt, open (output
- * all zero, in place too) and the streaming verify.
+ * all zero, in place too) and the streaming verify; a refused tag length
+ * (0..11, 17..64) makes encrypt write nothing and decrypt and open leave
+ * their output all zero.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +171,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tu_rng_seed(&rng, fz_u64(&in));
     tu_rng_fill(&rng, aad, al);
     tu_rng_fill(&rng, pt, len);
+    /* a tag length the functions refuse: 0..11 or 17..64 (read last, so
+     * that the inputs of before it kept their meaning) */
+    uint8_t v = fz_u8(&in);
+    size_t bad_tl = v & 1 ? (size_t)(v >> 1) % 12 : 17 + (size_t)(v >> 1) % 48;
 
     rijn_gcm_key k;
     FZ_CHECK(rijn_gcm_setkey_impl(&k, key, kl, aes, gh) == 0,
@@ -257,6 +263,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FZ_CHECK(stream_dec(&k, iv2, il, aad2, ap, na, ct2, dp, nd, got, tag2,
                             tl) != 0,
                  "%s: streaming verify accepts a flipped %s bit", what, fw);
+    }
+
+    /* a refused tag length: -1; encrypt writes nothing, decrypt and open
+     * leave their output all zero (rijn_gcm.h) */
+    {
+        static uint8_t big[MAX_LEN + 64];
+        memset(buf, 0xa5, len);
+        memset(tag, 0x5a, 16);
+        FZ_CHECK(rijn_gcm_encrypt(&k, buf, tag, bad_tl, iv, il, aad, al, pt,
+                                  len) != 0,
+                 "%s: encrypt accepts tag length %zu", what, bad_tl);
+        for (size_t i = 0; i < len; i++)
+            FZ_CHECK(buf[i] == 0xa5, "%s: refused encrypt (tag length %zu) "
+                     "wrote the output", what, bad_tl);
+        for (size_t i = 0; i < 16; i++)
+            FZ_CHECK(tag[i] == 0x5a, "%s: refused encrypt (tag length %zu) "
+                     "wrote the tag", what, bad_tl);
+        memset(buf, 0xa5, len);
+        FZ_CHECK(rijn_gcm_decrypt(&k, buf, want_tag, bad_tl, iv, il, aad, al,
+                                  want, len) != 0,
+                 "%s: decrypt accepts tag length %zu", what, bad_tl);
+        FZ_CHECK(fz_all_zero(buf, len),
+                 "%s: decrypt refusing tag length %zu left output", what,
+                 bad_tl);
+        /* open: ciphertext || bad_tl bytes of "tag" */
+        memcpy(big, want, len);
+        memcpy(big + len, want_tag, bad_tl < 16 ? bad_tl : 16);
+        memset(big + len + 16, 0, bad_tl > 16 ? bad_tl - 16 : 0);
+        FZ_CHECK(rijn_gcm_open(&k, big, bad_tl, iv, il, aad, al, big,
+                               len + bad_tl) != 0,
+                 "%s: open accepts tag length %zu", what, bad_tl);
+        FZ_CHECK(fz_all_zero(big, len),
+                 "%s: open refusing tag length %zu left output", what, bad_tl);
     }
 
     free(mem);
