@@ -99,7 +99,8 @@ for b in "${bugs[@]}"; do
   echo "=== bug $b ($(what_of "$b")): fuzz_$t, up to $secs s" >&2
   start=$(date +%s.%N)
   RIJN_INJECT=$b "$dir/tests/fuzz/fuzz_$t" "${flags[@]}" -max_total_time="$secs" \
-    -timeout=30 -artifact_prefix="$run/" "$run/work" "$run/seeds" >"$run/log" 2>&1
+    -timeout=30 -error_exitcode=1 -artifact_prefix="$run/" "$run/work" "$run/seeds" \
+    >"$run/log" 2>&1
   rc=$?
   end=$(date +%s.%N)
   if [ $rc -eq 0 ]; then

@@ -93,7 +93,7 @@ export RIJN_ALLOW_VARIABLE_TIME=1
 status=0
 if [ "$secs" -gt 0 ]; then
   echo "fuzz.sh: fuzz_$target for $secs s (corpus $corpus, new inputs in $work)"
-  "$bin" "${flags[@]}" -max_total_time="$secs" -timeout=30 -print_final_stats=1 \
+  "$bin" "${flags[@]}" -max_total_time="$secs" -timeout=30 -error_exitcode=1 -print_final_stats=1 \
     -artifact_prefix="$art/$target-" "${extra[@]}" "$work" "$corpus" "$regress" \
     >"$dir/fuzz-$target.log" 2>&1
   status=$?
