@@ -12,7 +12,8 @@
  * streaming API; up to 4 seeks inside the message and one far seek (up
  * to 2^44 blocks ahead); an output misalignment.
  *
- * Per backend: one shot into a misaligned buffer, in place, streaming in
+ * Per backend: ECB of the message's whole blocks (the bulk block paths),
+ * CTR one shot into a misaligned buffer, in place, streaming in
  * the pieces, each seek compared with the linear pass at that offset, the
  * far seek with the oracle run from IV + offset/16. Any difference aborts.
  */
@@ -78,6 +79,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tu_rng_fill(&rng, pt, len);
 
     fz_oracle_ctr(key, kl, iv, want, pt, len);
+    /* ECB of the message's whole blocks (the backends' bulk block paths) */
+    static uint8_t ecb_want[MAX_LEN];
+    size_t nb = len / 16;
+    fz_oracle_ecb(key, kl, pt, ecb_want, nb);
 
     uint8_t far_want[16 + 64], far_zero[16 + 64] = {0}, far_iv[16];
     memcpy(far_iv, iv, 16);
@@ -96,6 +101,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
         FZ_CHECK(rijn_aes_setkey_impl(&k, key, kl, name) == 0,
                  "%s: key setup failed", name);
+
+        /* ECB, misaligned output */
+        rijn_aes_encrypt_blocks(&k, out, pt, nb);
+        snprintf(what, sizeof what, "%s: ECB of %zu blocks (AES-%zu) vs %s",
+                 name, nb, 8 * kl, fz_oracle_name());
+        fz_check_eq(out, ecb_want, 16 * nb, what);
 
         /* one shot, misaligned output */
         rijn_aes_ctr_key(&k, out, pt, len, iv);

@@ -17,7 +17,8 @@
  * decryption verifies; the forgery is rejected by decrypt, open (output
  * all zero, in place too) and the streaming verify; a refused tag length
  * (0..11, 17..64) makes encrypt write nothing and decrypt and open leave
- * their output all zero.
+ * their output all zero; streaming calls out of order fail and leave the
+ * context failed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,6 +161,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * that the inputs of before it kept their meaning) */
     uint8_t v = fz_u8(&in);
     size_t bad_tl = v & 1 ? (size_t)(v >> 1) % 12 : 17 + (size_t)(v >> 1) % 48;
+    unsigned misuse = fz_u8(&in) & 3;
 
     rijn_gcm_key k;
     FZ_CHECK(rijn_gcm_setkey_impl(&k, key, kl, aes, gh) == 0,
@@ -281,6 +283,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                  "%s: open accepts tag length %zu", what, bad_tl);
         FZ_CHECK(fz_all_zero(big, len),
                  "%s: open refusing tag length %zu left output", what, bad_tl);
+    }
+
+    /* the streaming calls out of order: AAD after data (1), decryption
+     * after encryption (2), encryption after decryption (3): -1, and the
+     * context stays failed (finish and verify fail too) */
+    if (misuse) {
+        rijn_gcm_ctx c;
+        uint8_t t2[16];
+        size_t half = len / 2;
+        int r;
+        FZ_CHECK(rijn_gcm_start(&c, &k, iv, il) == 0, "gcm_start");
+        FZ_CHECK(rijn_gcm_aad(&c, aad, al) == 0, "gcm_aad");
+        if (misuse == 1) {
+            FZ_CHECK(rijn_gcm_encrypt_update(&c, got, pt, len) == 0,
+                     "gcm_encrypt_update");
+            r = rijn_gcm_aad(&c, aad, al);
+        } else if (misuse == 2) {
+            FZ_CHECK(rijn_gcm_encrypt_update(&c, got, pt, half) == 0,
+                     "gcm_encrypt_update");
+            r = rijn_gcm_decrypt_update(&c, got + half, want + half,
+                                        len - half);
+        } else {
+            FZ_CHECK(rijn_gcm_decrypt_update(&c, got, want, half) == 0,
+                     "gcm_decrypt_update");
+            r = rijn_gcm_encrypt_update(&c, got + half, pt + half,
+                                        len - half);
+        }
+        FZ_CHECK(r != 0, "%s: out-of-order streaming call %u accepted", what,
+                 misuse);
+        FZ_CHECK(rijn_gcm_finish(&c, t2, tl) != 0,
+                 "%s: finish after a failed call (%u) succeeds", what, misuse);
+        FZ_CHECK(rijn_gcm_verify(&c, want_tag, tl) != 0,
+                 "%s: verify after a failed call (%u) succeeds", what, misuse);
     }
 
     free(mem);

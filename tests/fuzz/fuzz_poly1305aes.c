@@ -103,6 +103,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rijn_poly1305_final(&c, tag);
         fz_check_eq(tag, want, 16, "poly1305aes_init + update + final");
     }
+    { /* a clamped kr gives the same tag (the functions clamp) */
+        uint8_t kc[32];
+        memcpy(kc, kr, 32);
+        rijn_poly1305aes_clamp(kc);
+        FZ_CHECK(rijn_poly1305aes_authenticate(tag, kc, n, m, len) == 0,
+                 "poly1305aes_authenticate (clamped kr) failed");
+        fz_check_eq(tag, want, 16, "poly1305aes with rijn_poly1305aes_clamp");
+    }
+    { /* the default engine's incremental API */
+        rijn_poly1305_ctx c;
+        FZ_CHECK(rijn_poly1305_init(&c, key) == 0, "poly1305_init");
+        pieces(&c, m, p, np);
+        rijn_poly1305_final(&c, tag);
+        fz_check_eq(tag, want, 16, "rijn_poly1305_init + update + final");
+    }
     FZ_CHECK(rijn_poly1305(tag, m, len, key) == 0, "rijn_poly1305 failed");
     fz_check_eq(tag, want, 16, "rijn_poly1305 (raw, r || s)");
     FZ_CHECK(rijn_poly1305_verify(want, m, len, key) == 1,

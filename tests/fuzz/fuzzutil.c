@@ -247,17 +247,24 @@ void fz_oracle_gcm(const uint8_t *key, size_t key_len, const uint8_t *iv,
     FZ_CHECK(ok, "OpenSSL AES-GCM failed (iv_len %zu)", iv_len);
 }
 
+void fz_oracle_ecb(const uint8_t *key, size_t key_len, const uint8_t *in,
+                   uint8_t *out, size_t nblocks)
+{
+    EVP_CIPHER_CTX *x = evp_ctx();
+    int n = 0, ok = EVP_EncryptInit_ex(x, pick(key_len, EVP_aes_128_ecb(),
+                                                EVP_aes_192_ecb(),
+                                                EVP_aes_256_ecb()),
+                                       NULL, key, NULL) == 1;
+    ok &= EVP_CIPHER_CTX_set_padding(x, 0) == 1;
+    if (nblocks)
+        ok &= EVP_EncryptUpdate(x, out, &n, in, (int)(16 * nblocks)) == 1;
+    FZ_CHECK(ok && (size_t)n == 16 * nblocks, "OpenSSL AES-ECB failed");
+}
+
 void fz_oracle_aes(const uint8_t *key, size_t key_len, const uint8_t in[16],
                    uint8_t out[16])
 {
-    EVP_CIPHER_CTX *x = evp_ctx();
-    int n, ok = EVP_EncryptInit_ex(x, pick(key_len, EVP_aes_128_ecb(),
-                                            EVP_aes_192_ecb(),
-                                            EVP_aes_256_ecb()),
-                                   NULL, key, NULL) == 1;
-    ok &= EVP_CIPHER_CTX_set_padding(x, 0) == 1;
-    ok &= EVP_EncryptUpdate(x, out, &n, in, 16) == 1;
-    FZ_CHECK(ok && n == 16, "OpenSSL AES-ECB failed");
+    fz_oracle_ecb(key, key_len, in, out, 1);
 }
 
 void fz_oracle_poly1305(const uint8_t key[32], const uint8_t *m, size_t len,
@@ -292,12 +299,19 @@ static void ref_key(rijn_aes_key *k, const uint8_t *key, size_t key_len)
              "ref key setup failed");
 }
 
-void fz_oracle_aes(const uint8_t *key, size_t key_len, const uint8_t in[16],
-                   uint8_t out[16])
+void fz_oracle_ecb(const uint8_t *key, size_t key_len, const uint8_t *in,
+                   uint8_t *out, size_t nblocks)
 {
     rijn_aes_key k;
     ref_key(&k, key, key_len);
-    rijn_aes_encrypt_blocks(&k, out, in, 1);
+    for (size_t i = 0; i < nblocks; i++) /* one block per call */
+        rijn_aes_encrypt_blocks(&k, out + 16 * i, in + 16 * i, 1);
+}
+
+void fz_oracle_aes(const uint8_t *key, size_t key_len, const uint8_t in[16],
+                   uint8_t out[16])
+{
+    fz_oracle_ecb(key, key_len, in, out, 1);
 }
 
 /* one block at a time, the counter incremented byte by byte */

@@ -84,6 +84,9 @@ void fz_oracle_gcm(const uint8_t *key, size_t key_len, const uint8_t *iv,
 /* One AES block (ECB). */
 void fz_oracle_aes(const uint8_t *key, size_t key_len, const uint8_t in[16],
                    uint8_t out[16]);
+/* nblocks AES blocks (ECB). */
+void fz_oracle_ecb(const uint8_t *key, size_t key_len, const uint8_t *in,
+                   uint8_t *out, size_t nblocks);
 /* Poly1305 (RFC 8439) under key = r || s; r is clamped. */
 void fz_oracle_poly1305(const uint8_t key[32], const uint8_t *m, size_t len,
                         uint8_t tag[16]);
