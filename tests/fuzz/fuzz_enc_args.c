@@ -1288,8 +1288,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     size_t pre = skip_lines(text, text_len, pw_lines, 1024);
     int prompt_nul = pw_lines > 0 && !pw_arg && memchr(text, '\0', pre);
-    /* -pass stdin / fd:0 reading a line that starts with a NUL byte */
-    int pass_nul0 = pw_lines > 0 && pw_arg && text_len > 0 && text[0] == 0;
 
     /* openssl's input, where rijn reads it differently by its
      * documentation: base64 (b64_for_openssl) */
@@ -1323,7 +1321,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * the password as pass: and the rest of its input on stdin */
     char pass_o[1100];
     int fd0 = pw_lines == 1 && m->passarg != NULL &&
-              !strcmp(m->passarg, "fd:0") && text_len > 0 && !pass_nul0;
+              !strcmp(m->passarg, "fd:0") && text_len > 0;
     if (fd0) {
         size_t k;
         for (k = 0; k < pre && text[k] != '\n' && text[k] != '\0'; k++)

@@ -421,13 +421,16 @@ int enc_set_hex(const char *in, unsigned char *out, size_t size)
 
 #define APP_PASS_LEN 1024
 
-static char *finish_line(char *buf, int n)
+/* strlen_read: the source is one openssl reads through a FILE BIO (file:,
+ * stdin), whose BIO_gets returns the length of the C string it read, so
+ * that a line starting with a NUL byte is an empty read, an error; fd:
+ * goes through a buffering BIO, which counts the bytes (an empty
+ * password). */
+static char *finish_line(char *buf, int n, int strlen_read)
 {
     char *nl, *p;
 
-    /* openssl reads the line with BIO_gets into a C string: one that
-     * starts with a NUL byte is an empty read, an error */
-    if (n <= 0 || buf[0] == '\0') {
+    if (n <= 0 || (strlen_read && buf[0] == '\0')) {
         rijn_wipe(buf, APP_PASS_LEN);
         fputs("Error reading password from BIO\n", stderr);
         return NULL;
@@ -474,7 +477,7 @@ char *enc_pass_from_source(const char *arg)
         }
         n = tool_read_line(fd, buf, sizeof buf);
         close(fd);
-        return finish_line(buf, n);
+        return finish_line(buf, n, 1);
     }
     if (strncmp(arg, "fd:", 3) == 0) {
         fd = atoi(arg + 3);
@@ -482,11 +485,11 @@ char *enc_pass_from_source(const char *arg)
             fprintf(stderr, "Can't access file descriptor %s\n", arg + 3);
             return NULL;
         }
-        return finish_line(buf, tool_read_line(fd, buf, sizeof buf));
+        return finish_line(buf, tool_read_line(fd, buf, sizeof buf), 0);
     }
     if (strcmp(arg, "stdin") == 0)
         return finish_line(buf,
-                           tool_read_line(STDIN_FILENO, buf, sizeof buf));
+                           tool_read_line(STDIN_FILENO, buf, sizeof buf), 1);
     const char *colon = strchr(arg, ':');
     if (colon == NULL || colon - arg > 5)
         fputs("Invalid password argument, missing ':' within the first 5 "
