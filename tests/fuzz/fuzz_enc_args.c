@@ -415,9 +415,10 @@ static void model_argv(struct model *m, const struct tok *t, size_t n)
                          "differences; doc/rijn.1 -aes-*-ctr)";
     /* doc/rijn.1 -md: "other digests openssl knows are refused" (the
      * last -md counts: doc/rijn.1, "when an option is repeated, the last
-     * one counts": both look the last one up after parsing) */
-    if (md_cls == RIJN_REFUSES && m->refusal == NULL)
-        m->refusal = "a digest openssl has, rijn not (doc/rijn.1, -md)";
+     * one counts": both look the last one up after parsing, so not with
+     * -help or -list) */
+    if (md_cls == RIJN_REFUSES && m->refusal_end == NULL)
+        m->refusal_end = "a digest openssl has, rijn not (doc/rijn.1, -md)";
     if (impl_bad && m->refusal_end == NULL)
         m->refusal_end = "an unknown -impl (README.md, failure cases)";
     /* openssl enc without a cipher copies the data unencrypted, as with
@@ -1397,8 +1398,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /*
          * -help and -list: openssl acts on the first of them when it
          * meets it and never looks at the rest of argv; rijn stops at
-         * -help too, but checks what comes before it more eagerly (-md,
-         * unknown names: openssl resolves those after parsing), and
+         * -help too, but checks what comes before it more eagerly
+         * (unknown names: openssl resolves those after parsing), and
          * parses every argument after -list before it lists. So rijn
          * may refuse at parse time an argv openssl answers with exit 0.
          * NOT documented in README.md or doc/rijn.1: reported (issue 19,
