@@ -305,6 +305,15 @@ static void model_argv(struct model *m, const struct tok *t, size_t n)
 
         if (m->help)
             break; /* both stop at -help */
+        if (flag_with_value && t[i].o->kind == K_PROGRESS) {
+            /* rijn's own -progress=value: rijn refuses it ("takes no
+             * value") and openssl is not given rijn's options */
+            if (m->refusal == NULL)
+                m->refusal = "-progress/-noprogress=value (rijn: the "
+                             "option takes no value, as openssl says of "
+                             "its own flags)";
+            continue;
+        }
         if (flag_with_value && t[i].o->kind != K_REFUSED &&
             t[i].o->kind != K_UNKNOWN)
             continue; /* -flag=value: both refuse it */
