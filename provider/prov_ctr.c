@@ -1,0 +1,375 @@
+/*
+ * rijn.so: AES-{128,192,256}-CTR for OpenSSL 3 (see prov.h).
+ *
+ * OpenSSL 3.0's CTR context is a 16-byte counter block (the `updated-iv`),
+ * the keystream block of the current partial block and `num`, the bytes of
+ * it used; callers may read and set num (EVP_CIPHER_CTX_set_num) and re-init
+ * with or without a key or IV at any point. The same three are kept here so
+ * every sequence of calls gives OpenSSL's bytes: whole blocks go to
+ * rijn_aes_ctr_key from the counter, which then moves on by their number
+ * (the whole 128-bit block counts, as in rijn and OpenSSL); a tail makes one
+ * keystream block with rijn_aes_encrypt_blocks.
+ *
+ * No random bytes are ever asked for here: OpenSSL's CTR-DRBG runs on this
+ * cipher when rijn is preferred. Deliberate refusals (doc/provider.md):
+ * num of 16 or more (D3), data before a key (D4), partially overlapping
+ * buffers (D5). The TLS parameters of the generic cipher (tls-version,
+ * tls-mac-size, tls-mac, use-bits, padding) are kept and answered as
+ * OpenSSL does for a stream cipher.
+ */
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+
+#include "prov.h"
+
+typedef struct {
+    rijn_aes_key key;           /* first: 64-byte aligned */
+    rijn_prov *prov;
+    int alg;
+    size_t keylen;
+    unsigned char iv[16];       /* counter block of the next block */
+    unsigned char oiv[16];      /* the IV as set */
+    unsigned char ks[16];       /* keystream of the current partial block */
+    unsigned int num;           /* bytes of ks used */
+    unsigned int pad, use_bits, tlsversion;
+    size_t tlsmacsize;
+    unsigned char *tlsmac;      /* into the caller's last output */
+    int enc, key_set;
+} ctr_pctx;
+
+static void *ctr_newctx(void *provctx, size_t keylen, int alg)
+{
+    ctr_pctx *c = rp_alloc(sizeof *c);
+
+    if (c == NULL)
+        return NULL;
+    c->prov = provctx;
+    c->alg = alg;
+    c->keylen = keylen;
+    c->pad = 1;
+    return c;
+}
+
+static void ctr_freectx(void *vctx)
+{
+    ctr_pctx *c = vctx;
+
+    if (c != NULL)
+        rp_free(c, sizeof *c);
+}
+
+static void *ctr_dupctx(void *vctx)
+{
+    ctr_pctx *c = rp_alloc(sizeof *c);
+
+    if (c != NULL)
+        memcpy(c, vctx, sizeof *c);
+    return c;
+}
+
+static int ctr_set_ctx_params(void *vctx, const OSSL_PARAM params[])
+{
+    ctr_pctx *c = vctx;
+    const OSSL_PARAM *p;
+    unsigned int u;
+
+    if (params == NULL)
+        return 1;
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_PADDING)) !=
+        NULL) {
+        if (!OSSL_PARAM_get_uint(p, &u))
+            goto get_failed;
+        c->pad = u ? 1 : 0;
+    }
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_USE_BITS)) !=
+        NULL) {
+        if (!OSSL_PARAM_get_uint(p, &u))
+            goto get_failed;
+        c->use_bits = u ? 1 : 0;
+    }
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_VERSION)) !=
+            NULL &&
+        !OSSL_PARAM_get_uint(p, &c->tlsversion))
+        goto get_failed;
+    if ((p = OSSL_PARAM_locate_const(params,
+                                     OSSL_CIPHER_PARAM_TLS_MAC_SIZE)) != NULL &&
+        !OSSL_PARAM_get_size_t(p, &c->tlsmacsize))
+        goto get_failed;
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_NUM)) != NULL) {
+        if (!OSSL_PARAM_get_uint(p, &u))
+            goto get_failed;
+        if (u >= 16) { /* D3 */
+            RP_ERR(c->prov, RP_R_INVALID_NUM);
+            return 0;
+        }
+        c->num = u;
+    }
+    return 1;
+get_failed:
+    RP_ERR(c->prov, RP_R_FAILED_TO_GET_PARAMETER);
+    return 0;
+}
+
+static int ctr_init(void *vctx, const unsigned char *key, size_t keylen,
+                    const unsigned char *iv, size_t ivlen,
+                    const OSSL_PARAM params[], int enc)
+{
+    ctr_pctx *c = vctx;
+
+    c->num = 0;
+    c->enc = enc ? 1 : 0;
+    if (iv != NULL) {
+        if (ivlen != 16) {
+            RP_ERR(c->prov, RP_R_INVALID_IV_LENGTH);
+            return 0;
+        }
+        memcpy(c->iv, iv, 16);
+        memcpy(c->oiv, iv, 16);
+    }
+    if (key != NULL) {
+        if (keylen != c->keylen) {
+            RP_ERR(c->prov, RP_R_INVALID_KEY_LENGTH);
+            return 0;
+        }
+        if (rijn_aes_setkey(&c->key, key, keylen) != 0) {
+            c->key_set = 0;
+            RP_ERR(c->prov, RP_R_KEY_SETUP_FAILED);
+            return 0;
+        }
+        c->key_set = 1;
+    }
+    return ctr_set_ctx_params(c, params);
+}
+
+static int ctr_einit(void *vctx, const unsigned char *key, size_t keylen,
+                     const unsigned char *iv, size_t ivlen,
+                     const OSSL_PARAM params[])
+{
+    return ctr_init(vctx, key, keylen, iv, ivlen, params, 1);
+}
+
+static int ctr_dinit(void *vctx, const unsigned char *key, size_t keylen,
+                     const unsigned char *iv, size_t ivlen,
+                     const OSSL_PARAM params[])
+{
+    return ctr_init(vctx, key, keylen, iv, ivlen, params, 0);
+}
+
+/* The 128-bit big-endian counter block plus n. */
+static void ctr_add(unsigned char ctr[16], uint64_t n)
+{
+    int i;
+
+    for (i = 15; i >= 0 && n != 0; i--) {
+        n += ctr[i];
+        ctr[i] = (unsigned char)n;
+        n >>= 8;
+    }
+}
+
+/* out = in XOR the next len bytes of the stream (OpenSSL's CTR state). */
+static int ctr_xor(ctr_pctx *c, unsigned char *out, const unsigned char *in,
+                   size_t len)
+{
+    unsigned int n = c->num;
+    size_t full;
+
+    if (len == 0)
+        return 1;
+    if (!c->key_set) { /* D4 */
+        RP_ERR(c->prov, RP_R_NO_KEY_SET);
+        return 0;
+    }
+    if (rp_overlap(out, in, len)) { /* D5 */
+        RP_ERR(c->prov, RP_R_OVERLAP);
+        return 0;
+    }
+    rp_count(c->prov, c->alg, !c->enc, len);
+    while (n != 0 && len > 0) {
+        *out++ = *in++ ^ c->ks[n];
+        len--;
+        n = (n + 1) % 16;
+    }
+    full = len / 16;
+    if (full > 0) {
+        rijn_aes_ctr_key(&c->key, out, in, 16 * full, c->iv);
+        ctr_add(c->iv, full);
+        out += 16 * full;
+        in += 16 * full;
+        len -= 16 * full;
+    }
+    if (len > 0) {
+        rijn_aes_encrypt_blocks(&c->key, c->ks, c->iv, 1);
+        ctr_add(c->iv, 1);
+        while (len-- > 0) {
+            out[n] = in[n] ^ c->ks[n];
+            n++;
+        }
+    }
+    c->num = n;
+    return 1;
+}
+
+static int ctr_update(void *vctx, unsigned char *out, size_t *outl,
+                      size_t outsize, const unsigned char *in, size_t inl)
+{
+    ctr_pctx *c = vctx;
+
+    if (inl == 0) {
+        *outl = 0;
+        return 1;
+    }
+    if (outsize < inl) {
+        RP_ERR(c->prov, RP_R_OUTPUT_BUFFER_TOO_SMALL);
+        return 0;
+    }
+    if (!ctr_xor(c, out, in, inl)) {
+        RP_ERR(c->prov, RP_R_CIPHER_OPERATION_FAILED);
+        return 0;
+    }
+    *outl = inl;
+    /* A TLS record decrypted with a MAC after it: the MAC is handed back
+     * through tls-mac and not counted as output (as OpenSSL does). */
+    if (!c->enc && c->tlsversion > 0 && c->tlsmacsize > 0) {
+        if (*outl < c->tlsmacsize)
+            return 0;
+        c->tlsmac = out + *outl - c->tlsmacsize;
+        *outl -= c->tlsmacsize;
+    }
+    return 1;
+}
+
+static int ctr_final(void *vctx, unsigned char *out, size_t *outl,
+                     size_t outsize)
+{
+    (void)vctx;
+    (void)out;
+    (void)outsize;
+    *outl = 0;
+    return 1;
+}
+
+static int ctr_cipher(void *vctx, unsigned char *out, size_t *outl,
+                      size_t outsize, const unsigned char *in, size_t inl)
+{
+    ctr_pctx *c = vctx;
+
+    if (outsize < inl) {
+        RP_ERR(c->prov, RP_R_OUTPUT_BUFFER_TOO_SMALL);
+        return 0;
+    }
+    if (!ctr_xor(c, out, in, inl)) {
+        RP_ERR(c->prov, RP_R_CIPHER_OPERATION_FAILED);
+        return 0;
+    }
+    *outl = inl;
+    return 1;
+}
+
+static int ctr_get_ctx_params(void *vctx, OSSL_PARAM params[])
+{
+    ctr_pctx *c = vctx;
+    OSSL_PARAM *p;
+
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL &&
+        !OSSL_PARAM_set_size_t(p, 16))
+        goto set_failed;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_PADDING)) != NULL &&
+        !OSSL_PARAM_set_uint(p, c->pad))
+        goto set_failed;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != NULL &&
+        !OSSL_PARAM_set_octet_ptr(p, &c->oiv, 16) &&
+        !OSSL_PARAM_set_octet_string(p, &c->oiv, 16))
+        goto set_failed;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != NULL &&
+        !OSSL_PARAM_set_octet_ptr(p, &c->iv, 16) &&
+        !OSSL_PARAM_set_octet_string(p, &c->iv, 16))
+        goto set_failed;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_NUM)) != NULL &&
+        !OSSL_PARAM_set_uint(p, c->num))
+        goto set_failed;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL &&
+        !OSSL_PARAM_set_size_t(p, c->keylen))
+        goto set_failed;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS_MAC)) != NULL &&
+        !OSSL_PARAM_set_octet_ptr(p, c->tlsmac, c->tlsmacsize))
+        goto set_failed;
+    return 1;
+set_failed:
+    RP_ERR(c->prov, RP_R_FAILED_TO_SET_PARAMETER);
+    return 0;
+}
+
+static const OSSL_PARAM ctr_gettable_ctx[] = {
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
+    { OSSL_CIPHER_PARAM_TLS_MAC, OSSL_PARAM_OCTET_PTR, NULL, 0,
+      OSSL_PARAM_UNMODIFIED },
+    OSSL_PARAM_END
+};
+
+static const OSSL_PARAM ctr_settable_ctx[] = {
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_USE_BITS, NULL),
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_TLS_VERSION, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, NULL),
+    OSSL_PARAM_END
+};
+
+static const OSSL_PARAM *ctr_gettable_ctx_params(void *cctx, void *provctx)
+{
+    (void)cctx;
+    (void)provctx;
+    return ctr_gettable_ctx;
+}
+
+static const OSSL_PARAM *ctr_settable_ctx_params(void *cctx, void *provctx)
+{
+    (void)cctx;
+    (void)provctx;
+    return ctr_settable_ctx;
+}
+
+#define RP_CTR(bits, alg)                                                     \
+    static void *ctr##bits##_newctx(void *provctx)                            \
+    {                                                                         \
+        return ctr_newctx(provctx, (bits) / 8, alg);                          \
+    }                                                                         \
+    static int ctr##bits##_get_params(OSSL_PARAM params[])                    \
+    {                                                                         \
+        return rp_get_params(params, EVP_CIPH_CTR_MODE, 0, (bits) / 8, 16);   \
+    }                                                                         \
+    const OSSL_DISPATCH rp_aes##bits##ctr_functions[] = {                     \
+        { OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))ctr##bits##_newctx },      \
+        { OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))ctr_einit },         \
+        { OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))ctr_dinit },         \
+        { OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))ctr_update },              \
+        { OSSL_FUNC_CIPHER_FINAL, (void (*)(void))ctr_final },                \
+        { OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))ctr_cipher },              \
+        { OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))ctr_freectx },            \
+        { OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))ctr_dupctx },              \
+        { OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))ctr##bits##_get_params },\
+        { OSSL_FUNC_CIPHER_GETTABLE_PARAMS,                                   \
+          (void (*)(void))rp_gettable_params },                               \
+        { OSSL_FUNC_CIPHER_GET_CTX_PARAMS,                                    \
+          (void (*)(void))ctr_get_ctx_params },                               \
+        { OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,                               \
+          (void (*)(void))ctr_gettable_ctx_params },                          \
+        { OSSL_FUNC_CIPHER_SET_CTX_PARAMS,                                    \
+          (void (*)(void))ctr_set_ctx_params },                               \
+        { OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,                               \
+          (void (*)(void))ctr_settable_ctx_params },                          \
+        { 0, NULL }                                                           \
+    };
+
+RP_CTR(128, RP_CTR128)
+RP_CTR(192, RP_CTR192)
+RP_CTR(256, RP_CTR256)
