@@ -22,43 +22,40 @@
 #define RP_PROPS "provider=rijn"
 
 static const OSSL_ALGORITHM rp_ciphers[] = {
-    { "AES-256-GCM:id-aes256-GCM:2.16.840.1.101.3.4.1.46", RP_PROPS,
-      rp_aes256gcm_functions, "rijn AES-256-GCM" },
-    { "AES-192-GCM:id-aes192-GCM:2.16.840.1.101.3.4.1.26", RP_PROPS,
-      rp_aes192gcm_functions, "rijn AES-192-GCM" },
-    { "AES-128-GCM:id-aes128-GCM:2.16.840.1.101.3.4.1.6", RP_PROPS,
-      rp_aes128gcm_functions, "rijn AES-128-GCM" },
-    { "AES-256-CTR", RP_PROPS, rp_aes256ctr_functions, "rijn AES-256-CTR" },
-    { "AES-192-CTR", RP_PROPS, rp_aes192ctr_functions, "rijn AES-192-CTR" },
-    { "AES-128-CTR", RP_PROPS, rp_aes128ctr_functions, "rijn AES-128-CTR" },
-    { NULL, NULL, NULL, NULL }
-};
+    {"AES-256-GCM:id-aes256-GCM:2.16.840.1.101.3.4.1.46", RP_PROPS,
+     rp_aes256gcm_functions, "rijn AES-256-GCM"},
+    {"AES-192-GCM:id-aes192-GCM:2.16.840.1.101.3.4.1.26", RP_PROPS,
+     rp_aes192gcm_functions, "rijn AES-192-GCM"},
+    {"AES-128-GCM:id-aes128-GCM:2.16.840.1.101.3.4.1.6", RP_PROPS,
+     rp_aes128gcm_functions, "rijn AES-128-GCM"},
+    {"AES-256-CTR", RP_PROPS, rp_aes256ctr_functions, "rijn AES-256-CTR"},
+    {"AES-192-CTR", RP_PROPS, rp_aes192ctr_functions, "rijn AES-192-CTR"},
+    {"AES-128-CTR", RP_PROPS, rp_aes128ctr_functions, "rijn AES-128-CTR"},
+    {NULL, NULL, NULL, NULL}};
 
 static const char *const rp_alg_names[RP_NALG] = {
     "AES-128-GCM", "AES-192-GCM", "AES-256-GCM",
-    "AES-128-CTR", "AES-192-CTR", "AES-256-CTR"
-};
+    "AES-128-CTR", "AES-192-CTR", "AES-256-CTR"};
 
 static const OSSL_ITEM rp_reasons[] = {
-    { RP_R_INVALID_KEY_LENGTH, "invalid key length" },
-    { RP_R_INVALID_IV_LENGTH, "invalid iv length" },
-    { RP_R_INVALID_TAG, "invalid tag" },
-    { RP_R_TAG_NOT_SET, "tag not set" },
-    { RP_R_OUTPUT_BUFFER_TOO_SMALL, "output buffer too small" },
-    { RP_R_CIPHER_OPERATION_FAILED, "cipher operation failed" },
-    { RP_R_FAILED_TO_GET_PARAMETER, "failed to get parameter" },
-    { RP_R_FAILED_TO_SET_PARAMETER, "failed to set parameter" },
-    { RP_R_INVALID_AAD, "invalid additional authenticated data" },
-    { RP_R_TOO_MANY_RECORDS, "too many records" },
-    { RP_R_NO_KEY_SET, "no key set" },
-    { RP_R_OVERLAP, "input and output overlap partially" },
-    { RP_R_NEEDS_NEW_IV, "this GCM operation is over: set a new IV" },
-    { RP_R_INVALID_NUM, "invalid num (must be below 16)" },
-    { RP_R_KEY_SETUP_FAILED, "rijn key setup failed (RIJN_IMPL?)" },
-    { RP_R_RANDOM_FAILED, "random bytes unavailable" },
-    { RP_R_IV_TOO_SHORT, "iv too short for the TLS invocation field" },
-    { 0, NULL }
-};
+    {RP_R_INVALID_KEY_LENGTH, "invalid key length"},
+    {RP_R_INVALID_IV_LENGTH, "invalid iv length"},
+    {RP_R_INVALID_TAG, "invalid tag"},
+    {RP_R_TAG_NOT_SET, "tag not set"},
+    {RP_R_OUTPUT_BUFFER_TOO_SMALL, "output buffer too small"},
+    {RP_R_CIPHER_OPERATION_FAILED, "cipher operation failed"},
+    {RP_R_FAILED_TO_GET_PARAMETER, "failed to get parameter"},
+    {RP_R_FAILED_TO_SET_PARAMETER, "failed to set parameter"},
+    {RP_R_INVALID_AAD, "invalid additional authenticated data"},
+    {RP_R_TOO_MANY_RECORDS, "too many records"},
+    {RP_R_NO_KEY_SET, "no key set"},
+    {RP_R_OVERLAP, "input and output overlap partially"},
+    {RP_R_NEEDS_NEW_IV, "this GCM operation is over: set a new IV"},
+    {RP_R_INVALID_NUM, "invalid num (must be below 16)"},
+    {RP_R_KEY_SETUP_FAILED, "rijn key setup failed (RIJN_IMPL?)"},
+    {RP_R_RANDOM_FAILED, "random bytes unavailable"},
+    {RP_R_IV_TOO_SHORT, "iv too short for the TLS invocation field"},
+    {0, NULL}};
 
 /* ---- services for the cipher files ------------------------------------- */
 
@@ -140,6 +137,25 @@ int rp_overlap(const void *out, const void *in, size_t n)
     return o < i ? i - o < n : o - i < n;
 }
 
+/* see prov.h */
+void rp_params_find(const OSSL_PARAM *params, const char *const names[], int n,
+                    const OSSL_PARAM *found[])
+{
+    int i;
+
+    for (i = 0; i < n; i++)
+        found[i] = NULL;
+    for (; params != NULL && params->key != NULL; params++) {
+        const char *k = params->key;
+        for (i = 0; i < n; i++)
+            if (k[0] == names[i][0] && k[1] == names[i][1] &&
+                found[i] == NULL && strcmp(k, names[i]) == 0)
+                break;
+        if (i < n)
+            found[i] = params;
+    }
+}
+
 static const OSSL_PARAM rp_cipher_gettable[] = {
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
@@ -150,8 +166,7 @@ static const OSSL_PARAM rp_cipher_gettable[] = {
     OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, NULL),
     OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, NULL),
     OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, NULL),
-    OSSL_PARAM_END
-};
+    OSSL_PARAM_END};
 
 /* see prov.h */
 const OSSL_PARAM *rp_gettable_params(void *provctx)
@@ -189,7 +204,8 @@ int rp_get_params(OSSL_PARAM params[], unsigned int mode, int aead,
     if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL &&
         !OSSL_PARAM_set_size_t(q, keylen))
         goto fail;
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) != NULL &&
+    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) !=
+            NULL &&
         !OSSL_PARAM_set_size_t(q, 1))
         goto fail;
     if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL &&
@@ -200,15 +216,15 @@ fail:
     return 0;
 }
 
-/* ---- the provider -------------------------------------------------------- */
+/* ---- the provider --------------------------------------------------------
+ */
 
 static const OSSL_PARAM rp_prov_gettable[] = {
     OSSL_PARAM_DEFN(OSSL_PROV_PARAM_NAME, OSSL_PARAM_UTF8_PTR, NULL, 0),
     OSSL_PARAM_DEFN(OSSL_PROV_PARAM_VERSION, OSSL_PARAM_UTF8_PTR, NULL, 0),
     OSSL_PARAM_DEFN(OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, NULL, 0),
     OSSL_PARAM_DEFN(OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, NULL, 0),
-    OSSL_PARAM_END
-};
+    OSSL_PARAM_END};
 
 static const OSSL_PARAM *rp_prov_gettable_params(void *provctx)
 {
@@ -292,24 +308,20 @@ static void rp_teardown(void *provctx)
 }
 
 static const OSSL_DISPATCH rp_dispatch[] = {
-    { OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))rp_teardown },
-    { OSSL_FUNC_PROVIDER_GETTABLE_PARAMS,
-      (void (*)(void))rp_prov_gettable_params },
-    { OSSL_FUNC_PROVIDER_GET_PARAMS, (void (*)(void))rp_prov_get_params },
-    { OSSL_FUNC_PROVIDER_QUERY_OPERATION, (void (*)(void))rp_query },
-    { OSSL_FUNC_PROVIDER_GET_REASON_STRINGS,
-      (void (*)(void))rp_reason_strings },
-    { 0, NULL }
-};
+    {OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))rp_teardown},
+    {OSSL_FUNC_PROVIDER_GETTABLE_PARAMS,
+     (void (*)(void))rp_prov_gettable_params},
+    {OSSL_FUNC_PROVIDER_GET_PARAMS, (void (*)(void))rp_prov_get_params},
+    {OSSL_FUNC_PROVIDER_QUERY_OPERATION, (void (*)(void))rp_query},
+    {OSSL_FUNC_PROVIDER_GET_REASON_STRINGS, (void (*)(void))rp_reason_strings},
+    {0, NULL}};
 
-__attribute__((visibility("default")))
-int OSSL_provider_init(const OSSL_CORE_HANDLE *handle,
-                       const OSSL_DISPATCH *in, const OSSL_DISPATCH **out,
-                       void **provctx);
+__attribute__((visibility("default"))) int
+OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
+                   const OSSL_DISPATCH **out, void **provctx);
 
-int OSSL_provider_init(const OSSL_CORE_HANDLE *handle,
-                       const OSSL_DISPATCH *in, const OSSL_DISPATCH **out,
-                       void **provctx)
+int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
+                       const OSSL_DISPATCH **out, void **provctx)
 {
     rijn_prov *p = calloc(1, sizeof *p);
     const OSSL_DISPATCH *d;

@@ -30,7 +30,12 @@
 
 /* The algorithms, for the trace counters. */
 enum {
-    RP_GCM128, RP_GCM192, RP_GCM256, RP_CTR128, RP_CTR192, RP_CTR256,
+    RP_GCM128,
+    RP_GCM192,
+    RP_GCM256,
+    RP_CTR128,
+    RP_CTR192,
+    RP_CTR256,
     RP_NALG
 };
 
@@ -57,21 +62,21 @@ enum {
 
 typedef struct rijn_prov {
     const OSSL_CORE_HANDLE *handle;
-    const OSSL_DISPATCH *in;          /* the core's functions */
+    const OSSL_DISPATCH *in; /* the core's functions */
     OSSL_FUNC_core_new_error_fn *new_error;
     OSSL_FUNC_core_set_error_debug_fn *set_error_debug;
     OSSL_FUNC_core_vset_error_fn *vset_error;
-    pthread_mutex_t lock;             /* guards child */
-    OSSL_LIB_CTX *child;              /* for RAND_bytes_ex; on first use */
-    char *trace;                      /* RIJN_PROVIDER_TRACE, or NULL */
+    pthread_mutex_t lock; /* guards child */
+    OSSL_LIB_CTX *child;  /* for RAND_bytes_ex; on first use */
+    char *trace;          /* RIJN_PROVIDER_TRACE, or NULL */
     uint64_t bytes[RP_NALG][2], calls[RP_NALG][2]; /* [alg][dec] */
 } rijn_prov;
 
 /* Reports reason r through the core's error queue. */
 void rp_error(rijn_prov *p, int r, const char *file, int line,
               const char *func);
-#define RP_ERR(p, r) rp_error((p), (r), OPENSSL_FILE, OPENSSL_LINE, \
-                              OPENSSL_FUNC)
+#define RP_ERR(p, r)                                                          \
+    rp_error((p), (r), OPENSSL_FILE, OPENSSL_LINE, OPENSSL_FUNC)
 
 /* n random bytes from the library context's DRBG (GCM IVs only): 1 or 0. */
 int rp_random(rijn_prov *p, unsigned char *buf, size_t n);
@@ -86,6 +91,13 @@ void rp_free(void *q, size_t n);
 
 /* 1 if [out, out+n) and [in, in+n) overlap other than exactly. */
 int rp_overlap(const void *out, const void *in, size_t n);
+
+/* One pass over params: found[i] = the first parameter named names[i]
+ * (what OSSL_PARAM_locate would return), or NULL; n <= 16. Callers then
+ * handle them in OpenSSL's order, with a cheap match per parameter instead
+ * of a string comparison per name and call. */
+void rp_params_find(const OSSL_PARAM *params, const char *const names[], int n,
+                    const OSSL_PARAM *found[]);
 
 /* The algorithm-wide parameters of every cipher here (mode, keylen, ...). */
 const OSSL_PARAM *rp_gettable_params(void *provctx);

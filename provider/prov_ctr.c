@@ -26,17 +26,17 @@
 #include "prov.h"
 
 typedef struct {
-    rijn_aes_key key;           /* first: 64-byte aligned */
+    rijn_aes_key key; /* first: 64-byte aligned */
     rijn_prov *prov;
     int alg;
     size_t keylen;
-    unsigned char iv[16];       /* counter block of the next block */
-    unsigned char oiv[16];      /* the IV as set */
-    unsigned char ks[16];       /* keystream of the current partial block */
-    unsigned int num;           /* bytes of ks used */
+    unsigned char iv[16];  /* counter block of the next block */
+    unsigned char oiv[16]; /* the IV as set */
+    unsigned char ks[16];  /* keystream of the current partial block */
+    unsigned int num;      /* bytes of ks used */
     unsigned int pad, use_bits, tlsversion;
     size_t tlsmacsize;
-    unsigned char *tlsmac;      /* into the caller's last output */
+    unsigned char *tlsmac; /* into the caller's last output */
     int enc, key_set;
 } ctr_pctx;
 
@@ -72,33 +72,33 @@ static void *ctr_dupctx(void *vctx)
 
 static int ctr_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
+    static const char *const names[] = {
+        OSSL_CIPHER_PARAM_PADDING, OSSL_CIPHER_PARAM_USE_BITS,
+        OSSL_CIPHER_PARAM_TLS_VERSION, OSSL_CIPHER_PARAM_TLS_MAC_SIZE,
+        OSSL_CIPHER_PARAM_NUM};
+    const OSSL_PARAM *f[5];
     ctr_pctx *c = vctx;
     const OSSL_PARAM *p;
     unsigned int u;
 
+    rp_params_find(params, names, 5, f);
     if (params == NULL)
         return 1;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_PADDING)) !=
-        NULL) {
+    if ((p = f[0]) != NULL) {
         if (!OSSL_PARAM_get_uint(p, &u))
             goto get_failed;
         c->pad = u ? 1 : 0;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_USE_BITS)) !=
-        NULL) {
+    if ((p = f[1]) != NULL) {
         if (!OSSL_PARAM_get_uint(p, &u))
             goto get_failed;
         c->use_bits = u ? 1 : 0;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_VERSION)) !=
-            NULL &&
-        !OSSL_PARAM_get_uint(p, &c->tlsversion))
+    if ((p = f[2]) != NULL && !OSSL_PARAM_get_uint(p, &c->tlsversion))
         goto get_failed;
-    if ((p = OSSL_PARAM_locate_const(params,
-                                     OSSL_CIPHER_PARAM_TLS_MAC_SIZE)) != NULL &&
-        !OSSL_PARAM_get_size_t(p, &c->tlsmacsize))
+    if ((p = f[3]) != NULL && !OSSL_PARAM_get_size_t(p, &c->tlsmacsize))
         goto get_failed;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_NUM)) != NULL) {
+    if ((p = f[4]) != NULL) {
         if (!OSSL_PARAM_get_uint(p, &u))
             goto get_failed;
         if (u >= 16) { /* D3 */
@@ -271,30 +271,34 @@ static int ctr_cipher(void *vctx, unsigned char *out, size_t *outl,
 
 static int ctr_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
+    static const char *const names[] = {
+        OSSL_CIPHER_PARAM_IVLEN,  OSSL_CIPHER_PARAM_PADDING,
+        OSSL_CIPHER_PARAM_IV,     OSSL_CIPHER_PARAM_UPDATED_IV,
+        OSSL_CIPHER_PARAM_NUM,    OSSL_CIPHER_PARAM_KEYLEN,
+        OSSL_CIPHER_PARAM_TLS_MAC};
+    const OSSL_PARAM *f[7];
     ctr_pctx *c = vctx;
     OSSL_PARAM *p;
 
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL &&
-        !OSSL_PARAM_set_size_t(p, 16))
+    rp_params_find(params, names, 7, f);
+    if ((p = (OSSL_PARAM *)f[0]) != NULL && !OSSL_PARAM_set_size_t(p, 16))
         goto set_failed;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_PADDING)) != NULL &&
-        !OSSL_PARAM_set_uint(p, c->pad))
+    if ((p = (OSSL_PARAM *)f[1]) != NULL && !OSSL_PARAM_set_uint(p, c->pad))
         goto set_failed;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != NULL &&
+    if ((p = (OSSL_PARAM *)f[2]) != NULL &&
         !OSSL_PARAM_set_octet_ptr(p, &c->oiv, 16) &&
         !OSSL_PARAM_set_octet_string(p, &c->oiv, 16))
         goto set_failed;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != NULL &&
+    if ((p = (OSSL_PARAM *)f[3]) != NULL &&
         !OSSL_PARAM_set_octet_ptr(p, &c->iv, 16) &&
         !OSSL_PARAM_set_octet_string(p, &c->iv, 16))
         goto set_failed;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_NUM)) != NULL &&
-        !OSSL_PARAM_set_uint(p, c->num))
+    if ((p = (OSSL_PARAM *)f[4]) != NULL && !OSSL_PARAM_set_uint(p, c->num))
         goto set_failed;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL &&
+    if ((p = (OSSL_PARAM *)f[5]) != NULL &&
         !OSSL_PARAM_set_size_t(p, c->keylen))
         goto set_failed;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS_MAC)) != NULL &&
+    if ((p = (OSSL_PARAM *)f[6]) != NULL &&
         !OSSL_PARAM_set_octet_ptr(p, c->tlsmac, c->tlsmacsize))
         goto set_failed;
     return 1;
@@ -310,10 +314,9 @@ static const OSSL_PARAM ctr_gettable_ctx[] = {
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
-    { OSSL_CIPHER_PARAM_TLS_MAC, OSSL_PARAM_OCTET_PTR, NULL, 0,
-      OSSL_PARAM_UNMODIFIED },
-    OSSL_PARAM_END
-};
+    {OSSL_CIPHER_PARAM_TLS_MAC, OSSL_PARAM_OCTET_PTR, NULL, 0,
+     OSSL_PARAM_UNMODIFIED},
+    OSSL_PARAM_END};
 
 static const OSSL_PARAM ctr_settable_ctx[] = {
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
@@ -321,8 +324,7 @@ static const OSSL_PARAM ctr_settable_ctx[] = {
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_USE_BITS, NULL),
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_TLS_VERSION, NULL),
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, NULL),
-    OSSL_PARAM_END
-};
+    OSSL_PARAM_END};
 
 static const OSSL_PARAM *ctr_gettable_ctx_params(void *cctx, void *provctx)
 {
@@ -348,27 +350,27 @@ static const OSSL_PARAM *ctr_settable_ctx_params(void *cctx, void *provctx)
         return rp_get_params(params, EVP_CIPH_CTR_MODE, 0, (bits) / 8, 16);   \
     }                                                                         \
     const OSSL_DISPATCH rp_aes##bits##ctr_functions[] = {                     \
-        { OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))ctr##bits##_newctx },      \
-        { OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))ctr_einit },         \
-        { OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))ctr_dinit },         \
-        { OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))ctr_update },              \
-        { OSSL_FUNC_CIPHER_FINAL, (void (*)(void))ctr_final },                \
-        { OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))ctr_cipher },              \
-        { OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))ctr_freectx },            \
-        { OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))ctr_dupctx },              \
-        { OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))ctr##bits##_get_params },\
-        { OSSL_FUNC_CIPHER_GETTABLE_PARAMS,                                   \
-          (void (*)(void))rp_gettable_params },                               \
-        { OSSL_FUNC_CIPHER_GET_CTX_PARAMS,                                    \
-          (void (*)(void))ctr_get_ctx_params },                               \
-        { OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,                               \
-          (void (*)(void))ctr_gettable_ctx_params },                          \
-        { OSSL_FUNC_CIPHER_SET_CTX_PARAMS,                                    \
-          (void (*)(void))ctr_set_ctx_params },                               \
-        { OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,                               \
-          (void (*)(void))ctr_settable_ctx_params },                          \
-        { 0, NULL }                                                           \
-    };
+        {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))ctr##bits##_newctx},        \
+        {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))ctr_einit},           \
+        {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))ctr_dinit},           \
+        {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))ctr_update},                \
+        {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))ctr_final},                  \
+        {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))ctr_cipher},                \
+        {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))ctr_freectx},              \
+        {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))ctr_dupctx},                \
+        {OSSL_FUNC_CIPHER_GET_PARAMS,                                         \
+         (void (*)(void))ctr##bits##_get_params},                             \
+        {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,                                    \
+         (void (*)(void))rp_gettable_params},                                 \
+        {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,                                     \
+         (void (*)(void))ctr_get_ctx_params},                                 \
+        {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,                                \
+         (void (*)(void))ctr_gettable_ctx_params},                            \
+        {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,                                     \
+         (void (*)(void))ctr_set_ctx_params},                                 \
+        {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,                                \
+         (void (*)(void))ctr_settable_ctx_params},                            \
+        {0, NULL}};
 
 RP_CTR(128, RP_CTR128)
 RP_CTR(192, RP_CTR192)

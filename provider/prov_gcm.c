@@ -27,28 +27,29 @@
 
 #include "prov.h"
 
-#define GCM_IV_MAX 128          /* OpenSSL's GCM_IV_MAX_SIZE */
-#define TLS_AAD_LEN 13          /* EVP_AEAD_TLS1_AAD_LEN */
-#define TLS_FIXED_IV 4          /* EVP_GCM_TLS_FIXED_IV_LEN */
-#define TLS_EXPLICIT_IV 8       /* EVP_GCM_TLS_EXPLICIT_IV_LEN */
-#define TLS_TAG 16              /* EVP_GCM_TLS_TAG_LEN */
+#define GCM_IV_MAX 128    /* OpenSSL's GCM_IV_MAX_SIZE */
+#define TLS_AAD_LEN 13    /* EVP_AEAD_TLS1_AAD_LEN */
+#define TLS_FIXED_IV 4    /* EVP_GCM_TLS_FIXED_IV_LEN */
+#define TLS_EXPLICIT_IV 8 /* EVP_GCM_TLS_EXPLICIT_IV_LEN */
+#define TLS_TAG 16        /* EVP_GCM_TLS_TAG_LEN */
 #define UNSET ((size_t)-1)
 #define GCM_MAX_DATA ((UINT64_C(1) << 36) - 32)
 
 enum { IV_UNINIT, IV_BUFFERED, IV_COPIED, IV_FINISHED };
 
 typedef struct {
-    rijn_gcm_key key;           /* first: 64-byte aligned */
-    rijn_gcm_ctx gcm;           /* the message in progress (IV_COPIED) */
+    rijn_gcm_key key; /* first: 64-byte aligned */
+    rijn_gcm_ctx gcm; /* the message in progress (IV_COPIED) */
     rijn_prov *prov;
     int alg;
     size_t keylen, ivlen, taglen, tls_aad_len, tls_aad_pad_sz;
     uint64_t tls_enc_records;
-    uint64_t data_len;          /* message bytes since the IV was started */
+    uint64_t data_len; /* message bytes since the IV was started */
     unsigned char iv[GCM_IV_MAX];
-    unsigned char buf[16];      /* tag (set or made) or the TLS AAD */
+    unsigned char buf[16]; /* tag (set or made) or the TLS AAD */
+    unsigned char raw[32]; /* the key set, to skip setting it again */
     int enc, key_set, iv_state, iv_gen, iv_gen_rand;
-    int data_started;           /* a data call since the IV was started */
+    int data_started; /* a data call since the IV was started */
 } gcm_pctx;
 
 static void *gcm_newctx(void *provctx, size_t keylen, int alg)
@@ -207,15 +208,20 @@ static int gcm_tls_iv_fixed(gcm_pctx *c, const unsigned char *iv, size_t len)
 
 static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
+    static const char *const names[] = {
+        OSSL_CIPHER_PARAM_AEAD_TAG, OSSL_CIPHER_PARAM_AEAD_IVLEN,
+        OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED,
+        OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV};
+    const OSSL_PARAM *f[5];
     gcm_pctx *c = vctx;
     const OSSL_PARAM *p;
     size_t sz;
     void *vp;
 
+    rp_params_find(params, names, 5, f);
     if (params == NULL)
         return 1;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG)) !=
-        NULL) {
+    if ((p = f[0]) != NULL) {
         vp = c->buf;
         if (!OSSL_PARAM_get_octet_string(p, &vp, TLS_TAG, &sz)) {
             RP_ERR(c->prov, RP_R_FAILED_TO_GET_PARAMETER);
@@ -227,8 +233,7 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         }
         c->taglen = sz;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN)) !=
-        NULL) {
+    if ((p = f[1]) != NULL) {
         if (!OSSL_PARAM_get_size_t(p, &sz)) {
             RP_ERR(c->prov, RP_R_FAILED_TO_GET_PARAMETER);
             return 0;
@@ -243,9 +248,7 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
             c->ivlen = sz;
         }
     }
-    if ((p = OSSL_PARAM_locate_const(params,
-                                     OSSL_CIPHER_PARAM_AEAD_TLS1_AAD)) !=
-        NULL) {
+    if ((p = f[2]) != NULL) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING) {
             RP_ERR(c->prov, RP_R_FAILED_TO_GET_PARAMETER);
             return 0;
@@ -257,23 +260,34 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         }
         c->tls_aad_pad_sz = sz;
     }
-    if ((p = OSSL_PARAM_locate_const(params,
-                                     OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) !=
-        NULL) {
+    if ((p = f[3]) != NULL) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING ||
             !gcm_tls_iv_fixed(c, p->data, p->data_size)) {
             RP_ERR(c->prov, RP_R_FAILED_TO_GET_PARAMETER);
             return 0;
         }
     }
-    if ((p = OSSL_PARAM_locate_const(params,
-                                     OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV)) !=
-        NULL) {
+    if ((p = f[4]) != NULL) {
         if (p->data == NULL || p->data_type != OSSL_PARAM_OCTET_STRING ||
             !gcm_setivinv(c, p->data, p->data_size, 1))
             return 0;
     }
     return 1;
+}
+
+/* a == b over n (16, 24 or 32) bytes, in constant time: word by word (a
+ * quarter of CRYPTO_memcmp's byte loop, which showed in short messages). */
+static int same_key(const unsigned char *a, const unsigned char *b, size_t n)
+{
+    uint64_t x, y, d = 0;
+    size_t i;
+
+    for (i = 0; i < n; i += 8) {
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        d |= x ^ y;
+    }
+    return ((d | (0 - d)) >> 63) == 0;
 }
 
 static int gcm_init(void *vctx, const unsigned char *key, size_t keylen,
@@ -298,10 +312,16 @@ static int gcm_init(void *vctx, const unsigned char *key, size_t keylen,
             return 0;
         }
         rijn_wipe(&c->gcm, sizeof c->gcm);
-        if (rijn_gcm_setkey(&c->key, key, keylen) != 0) {
+        /* The same key again (an init with key and IV per message, as
+         * `openssl speed` and many programs do): the schedule and the
+         * powers of H are already there. Compared in constant time. */
+        if (!c->key_set || !same_key(c->raw, key, keylen)) {
             c->key_set = 0;
-            RP_ERR(c->prov, RP_R_KEY_SETUP_FAILED);
-            return 0;
+            if (rijn_gcm_setkey(&c->key, key, keylen) != 0) {
+                RP_ERR(c->prov, RP_R_KEY_SETUP_FAILED);
+                return 0;
+            }
+            memcpy(c->raw, key, keylen);
         }
         c->key_set = 1;
         c->tls_enc_records = 0;
@@ -330,32 +350,34 @@ static int gcm_put_iv(gcm_pctx *c, OSSL_PARAM *p)
 
 static int gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
+    static const char *const names[] = {
+        OSSL_CIPHER_PARAM_IVLEN,       OSSL_CIPHER_PARAM_KEYLEN,
+        OSSL_CIPHER_PARAM_AEAD_TAGLEN, OSSL_CIPHER_PARAM_IV,
+        OSSL_CIPHER_PARAM_UPDATED_IV,  OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD,
+        OSSL_CIPHER_PARAM_AEAD_TAG,    OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN};
+    const OSSL_PARAM *f[8];
     gcm_pctx *c = vctx;
     OSSL_PARAM *p;
     size_t sz;
 
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL &&
+    rp_params_find(params, names, 8, f);
+    if ((p = (OSSL_PARAM *)f[0]) != NULL &&
         !OSSL_PARAM_set_size_t(p, c->ivlen))
         goto set_failed;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL &&
+    if ((p = (OSSL_PARAM *)f[1]) != NULL &&
         !OSSL_PARAM_set_size_t(p, c->keylen))
         goto set_failed;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) !=
-            NULL &&
+    if ((p = (OSSL_PARAM *)f[2]) != NULL &&
         !OSSL_PARAM_set_size_t(p, c->taglen != UNSET ? c->taglen : 16))
         goto set_failed;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != NULL &&
-        !gcm_put_iv(c, p))
+    if ((p = (OSSL_PARAM *)f[3]) != NULL && !gcm_put_iv(c, p))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) !=
-            NULL &&
-        !gcm_put_iv(c, p))
+    if ((p = (OSSL_PARAM *)f[4]) != NULL && !gcm_put_iv(c, p))
         return 0;
-    if ((p = OSSL_PARAM_locate(params,
-                               OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD)) != NULL &&
+    if ((p = (OSSL_PARAM *)f[5]) != NULL &&
         !OSSL_PARAM_set_size_t(p, c->tls_aad_pad_sz))
         goto set_failed;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL) {
+    if ((p = (OSSL_PARAM *)f[6]) != NULL) {
         sz = p->data_size;
         if (sz == 0 || sz > TLS_TAG || !c->enc || c->taglen == UNSET) {
             RP_ERR(c->prov, RP_R_INVALID_TAG);
@@ -364,9 +386,7 @@ static int gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
         if (!OSSL_PARAM_set_octet_string(p, c->buf, sz))
             goto set_failed;
     }
-    if ((p = OSSL_PARAM_locate(params,
-                               OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN)) !=
-        NULL) {
+    if ((p = (OSSL_PARAM *)f[7]) != NULL) {
         if (p->data == NULL || p->data_type != OSSL_PARAM_OCTET_STRING ||
             !gcm_getivgen(c, p->data, p->data_size, 1))
             return 0;
@@ -453,8 +473,7 @@ static int gcm_cipher_internal(gcm_pctx *c, unsigned char *out, size_t *outl,
         return 0;
     if (c->iv_state == IV_UNINIT) {
         /* encryption without an IV gets a random one of ivlen >= 12 */
-        if (!c->enc || c->ivlen < 12 ||
-            !rp_random(c->prov, c->iv, c->ivlen))
+        if (!c->enc || c->ivlen < 12 || !rp_random(c->prov, c->iv, c->ivlen))
             return 0;
         c->iv_state = IV_BUFFERED;
         c->iv_gen_rand = 1;
@@ -562,8 +581,7 @@ static const OSSL_PARAM gcm_gettable_ctx[] = {
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, NULL),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, NULL, 0),
-    OSSL_PARAM_END
-};
+    OSSL_PARAM_END};
 
 static const OSSL_PARAM gcm_settable_ctx[] = {
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, NULL),
@@ -571,8 +589,7 @@ static const OSSL_PARAM gcm_settable_ctx[] = {
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, NULL, 0),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, NULL, 0),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, NULL, 0),
-    OSSL_PARAM_END
-};
+    OSSL_PARAM_END};
 
 static const OSSL_PARAM *gcm_gettable_ctx_params(void *cctx, void *provctx)
 {
@@ -598,27 +615,27 @@ static const OSSL_PARAM *gcm_settable_ctx_params(void *cctx, void *provctx)
         return rp_get_params(params, EVP_CIPH_GCM_MODE, 1, (bits) / 8, 12);   \
     }                                                                         \
     const OSSL_DISPATCH rp_aes##bits##gcm_functions[] = {                     \
-        { OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))gcm##bits##_newctx },      \
-        { OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))gcm_einit },         \
-        { OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))gcm_dinit },         \
-        { OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))gcm_stream_update },       \
-        { OSSL_FUNC_CIPHER_FINAL, (void (*)(void))gcm_stream_final },         \
-        { OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))gcm_cipher },              \
-        { OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))gcm_freectx },            \
-        { OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))gcm_dupctx },              \
-        { OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))gcm##bits##_get_params },\
-        { OSSL_FUNC_CIPHER_GETTABLE_PARAMS,                                   \
-          (void (*)(void))rp_gettable_params },                               \
-        { OSSL_FUNC_CIPHER_GET_CTX_PARAMS,                                    \
-          (void (*)(void))gcm_get_ctx_params },                               \
-        { OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,                               \
-          (void (*)(void))gcm_gettable_ctx_params },                          \
-        { OSSL_FUNC_CIPHER_SET_CTX_PARAMS,                                    \
-          (void (*)(void))gcm_set_ctx_params },                               \
-        { OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,                               \
-          (void (*)(void))gcm_settable_ctx_params },                          \
-        { 0, NULL }                                                           \
-    };
+        {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))gcm##bits##_newctx},        \
+        {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))gcm_einit},           \
+        {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))gcm_dinit},           \
+        {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))gcm_stream_update},         \
+        {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))gcm_stream_final},           \
+        {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))gcm_cipher},                \
+        {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))gcm_freectx},              \
+        {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))gcm_dupctx},                \
+        {OSSL_FUNC_CIPHER_GET_PARAMS,                                         \
+         (void (*)(void))gcm##bits##_get_params},                             \
+        {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,                                    \
+         (void (*)(void))rp_gettable_params},                                 \
+        {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,                                     \
+         (void (*)(void))gcm_get_ctx_params},                                 \
+        {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,                                \
+         (void (*)(void))gcm_gettable_ctx_params},                            \
+        {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,                                     \
+         (void (*)(void))gcm_set_ctx_params},                                 \
+        {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,                                \
+         (void (*)(void))gcm_settable_ctx_params},                            \
+        {0, NULL}};
 
 RP_GCM(128, RP_GCM128)
 RP_GCM(192, RP_GCM192)

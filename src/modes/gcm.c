@@ -60,6 +60,9 @@ static int fuses(const rijn_ghash_engine *e, const rijn_aes_impl *aes)
  * one (NULL if that one cannot be used), otherwise the engine with a fused
  * kernel for this backend, otherwise the best engine this CPU runs.
  */
+static _Thread_local const rijn_aes_impl *last_aes;
+static _Thread_local const rijn_ghash_engine *last_pick;
+
 static const rijn_ghash_engine *pick_engine(const rijn_aes_impl *aes,
                                             const char *name)
 {
@@ -73,6 +76,11 @@ static const rijn_ghash_engine *pick_engine(const rijn_aes_impl *aes,
     d = rijn_registry_default(&ghash_registry);
     if (rijn_registry_forced(&ghash_registry))
         return d != NULL ? as_ghash(d) : NULL;
+    /* The choice depends only on aes (the environment and the CPU are read
+     * once): the last one is remembered per thread, which saves the name
+     * comparisons of fuses() on every key setup. */
+    if (aes != NULL && aes == last_aes)
+        return last_pick;
     for (size_t i = 0; i < ghash_registry.count; i++) {
         const rijn_ghash_engine *e = as_ghash(ghash_registry.list[i]);
         if (aes != NULL && fuses(e, aes) && e->base.rank > 0 &&
@@ -80,9 +88,13 @@ static const rijn_ghash_engine *pick_engine(const rijn_aes_impl *aes,
             (best == NULL || e->base.rank > best->base.rank))
             best = e;
     }
-    if (best != NULL)
-        return best;
-    return d != NULL ? as_ghash(d) : NULL;
+    if (best == NULL)
+        best = d != NULL ? as_ghash(d) : NULL;
+    if (aes != NULL) {
+        last_aes = aes;
+        last_pick = best;
+    }
+    return best;
 }
 
 /* see rijn_gcm.h */
