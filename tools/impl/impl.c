@@ -28,8 +28,39 @@ static void impl_usage(FILE *f)
           "CPU runs, or RIJN_GHASH_IMPL). Exits 1 if RIJN_IMPL or\n"
           "RIJN_GHASH_IMPL names one that is unknown or that this CPU cannot\n"
           "run. Last, the CPU features detected and whether SHA-1/SHA-256\n"
-          "(enc -pbkdf2) use the CPU's SHA extensions.\n",
+          "(enc -pbkdf2) use the CPU's SHA extensions, and whether the\n"
+          "OpenSSL 3 provider module rijn.so is installed where libcrypto\n"
+          "looks for modules (OPENSSL_MODULES, else its modulesdir).\n",
           f);
+}
+
+/* Where libcrypto loads provider modules from, and whether rijn.so is
+ * there (doc/provider.md). */
+static void print_provider(void)
+{
+#ifdef RIJN_OSSL_MODULESDIR
+    const char *env = getenv("OPENSSL_MODULES");
+    const char *dir = env != NULL && *env != '\0' ? env : RIJN_OSSL_MODULESDIR;
+    char path[4096];
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/rijn.so", dir);
+    f = fopen(path, "rb");
+    if (f != NULL) {
+        fclose(f);
+        printf("openssl provider: %s (installed; %s)\n", path,
+               env != NULL && *env != '\0' ? "OPENSSL_MODULES"
+                                           : "libcrypto's modulesdir");
+    } else {
+        printf("openssl provider: not installed in %s (%s; `cmake "
+               "--install` puts rijn.so there, doc/provider.md)\n",
+               dir, env != NULL && *env != '\0' ? "OPENSSL_MODULES"
+                                                : "libcrypto's modulesdir");
+    }
+#else
+    puts("openssl provider: not built (no OpenSSL 3 headers and shared "
+         "libcrypto at build time)");
+#endif
 }
 
 /* One row of a table: name, available, constant-time, needs, note. */
@@ -207,5 +238,6 @@ int cmd_impl(int argc, char **argv)
                ? "forced by RIJN_GHASH_IMPL"
                : "the engine paired with the default backend; "
                  "RIJN_GHASH_IMPL=name overrides");
+    print_provider();
     return 0;
 }
