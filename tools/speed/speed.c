@@ -24,6 +24,10 @@
  *     IV setup, Imix (7:4:1 mix of 40, 576, 1500-byte packets), agility
  *     (16 contexts with their own keys, 256 bytes each, round robin), and
  *     the cycles of key setup and IV setup.
+ *   - The AES instruction limit (limit.c), measured at start unless
+ *     --no-limit: per register width, the bytes/s of AES round
+ *     instructions alone; each CTR and GCM row with bytes shows the
+ *     fraction of its backend's limit that rijn reaches ("of limit").
  *   - --gcm: the same cells for AES-GCM, each AES backend with the GHASH
  *     engine a key picks for it (the fused kernel where there is one) or
  *     with the engines --ghash names: messages of 16 B .. 16 KiB, 1420-byte
@@ -38,6 +42,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "limit.h"
 #include "rijn.h"
 #include "speed.h"
 #include "speed_mac.h"
@@ -222,6 +227,8 @@ int cmd_speed(int argc, char **argv)
         tool_err("speed: could not estimate the core clock");
         return 1;
     }
+    if (!o.no_limit)
+        limit_measure(o.quick);
     print_header(&o);
 
     for (int b = 0; b < o.nimpl; b++) {
@@ -234,6 +241,8 @@ int cmd_speed(int argc, char **argv)
             if (sv) {
                 mine = &sv[b * o.nbits + k];
                 variant_name(&v, mine->name, sizeof mine->name);
+                mine->impl = v.impl;
+                mine->bits = o.bits[k];
                 /* peers: one series per key size, from the first backend */
                 for (int e = ENG_OPENSSL; e < ENG_N && b == 0; e++) {
                     if (!o.use_peer[e] || !engine_peer(e))

@@ -9,6 +9,8 @@
  *   speed_threads.c  --threads: aggregate throughput of N threads
  *   speed_plot.c     --plot: cycles/byte against message length (gnuplot)
  *   speed_mac.c      --mac: the Poly1305-AES table
+ *   limit.c          the AES instruction limit and each row's fraction of
+ *                    it (limit.h; its kernels in limit_asm.c)
  *   bench.c          sessions, measures, the timing of one library
  */
 #ifndef RIJN_SPEED_H
@@ -29,6 +31,7 @@ typedef struct opts {
     enum bmode mode;
     int impl_given, nghash;       /* --impl; --ghash names in ghash[] */
     int quick, json, threads, cputime, mac;
+    int no_limit;                 /* --no-limit: no AES limit measured */
     int use_peer[ENG_N];
     const char *plot;
     int reps;
@@ -80,6 +83,8 @@ void threads_report(const opts *o);
 /* One curve of the plot: a rijn backend or a peer at one key size. */
 typedef struct series {
     char name[48];
+    const char *impl;   /* rijn's backend; NULL for a peer */
+    unsigned bits;
     double cpb[N_MEASURES];
 } series;
 

@@ -6,6 +6,7 @@
 
 #include "common/clock.h"
 #include "common/peers.h"
+#include "limit.h"
 #include "rijn.h"
 #include "speed.h"
 
@@ -82,7 +83,9 @@ void print_header(const opts *o)
         if (o->mode == MODE_GCM)
             printf("  \"gcm\": {\"iv_bytes\": 12, \"aad_bytes\": 0, "
                    "\"tag_bytes\": 16, \"iv_per_message\": true},\n");
-        printf("  \"peers\": {\"openssl\": ");
+        printf("  ");
+        limit_json(core_hz);
+        printf(",\n  \"peers\": {\"openssl\": ");
         if (po)
             json_string(peer_version(po));
         else
@@ -119,12 +122,13 @@ void print_header(const opts *o)
     else if (o->use_peer[ENG_GCRYPT])
         printf("gcrypt:  absent (%s); no gcrypt column\n",
                peer_gcrypt_error());
+    limit_print(core_hz);
     printf("ratio = peer time / rijn time (> 1: rijn is faster); rows "
            "marked [cyc] are cycles per operation\n\n");
     print_backend(o->mode, "backend", "ghash");
-    printf("%4s %-16s %10s %7s %12s %7s %11s %7s\n", "bits", "measure",
+    printf("%4s %-16s %10s %7s %12s %7s %11s %7s %8s\n", "bits", "measure",
            "rijn c/B", "GB/s", "openssl c/B", "ratio", "gcrypt c/B",
-           "ratio");
+           "ratio", "of limit");
 }
 
 double to_cycles(const result *r, int e)
@@ -138,6 +142,12 @@ void print_row(const opts *o, const variant *v, const measure *m,
 {
     double rc = to_cycles(r, ENG_RIJN);
     unsigned bits = (unsigned)v->key_len * 8;
+    int lw = limit_width_of(v->impl);
+    /* the fraction of the AES limit of the backend's width; -1: none */
+    double frac = r->per_iter > 0
+                      ? limit_fraction(v->impl, bits,
+                                       r->per_iter / r->sec[ENG_RIJN])
+                      : -1;
 
     if (o->json) {
         printf("%s\n    ", json_first ? "" : ",");
@@ -160,7 +170,14 @@ void print_row(const opts *o, const variant *v, const measure *m,
                 printf(", \"ratio\": %.4f", r->sec[e] / r->sec[ENG_RIJN]);
             putchar('}');
         }
-        putchar('}');
+        if (lw >= 0)
+            printf(", \"limit_width\": \"%s\"", limit_width_name(lw));
+        else
+            printf(", \"limit_width\": null");
+        if (frac > 0)
+            printf(", \"limit_fraction\": %.4f}", frac);
+        else
+            printf(", \"limit_fraction\": null}");
         fflush(stdout);
         return;
     }
@@ -177,7 +194,11 @@ void print_row(const opts *o, const variant *v, const measure *m,
                    r->sec[e] / r->sec[ENG_RIJN]);
         else
             printf("%*s %7s", w, "-", "-");
-        putchar(e + 1 < ENG_N ? ' ' : '\n');
+        putchar(' ');
     }
+    if (frac > 0)
+        printf("%8.3f\n", frac);
+    else
+        printf("%8s\n", "-");
     fflush(stdout);
 }

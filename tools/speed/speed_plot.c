@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "limit.h"
 #include "speed.h"
 #include "tool.h"
 
@@ -53,7 +54,11 @@ static const char *plot_what(enum bmode mode)
 int write_plot(const opts *o, const series *sv, int ns)
 {
     const char *dat = plot_dat, *gp = plot_gp;
-    int nrijn = 0, nall = 0;
+    int nrijn = 0, nall = 0, nlim = 0;
+    /* the AES limit (cycles/byte) of each width and key size a rijn
+     * curve has; 0: none */
+    double lim[LIM_NWIDTH][3] = {{0}};
+    char labels[LIM_NWIDTH * 3 * 100] = "";
     FILE *f;
 
     for (int s = 0; s < ns; s++) {
@@ -63,14 +68,33 @@ int write_plot(const opts *o, const series *sv, int ns)
         if (strncmp(sv[s].name, "openssl-", 8) != 0 &&
             strncmp(sv[s].name, "gcrypt-", 7) != 0)
             nrijn++;
+        if (sv[s].impl != NULL) {
+            int w = limit_width_of(sv[s].impl);
+            double bps = limit_bytes_per_sec(w, sv[s].bits);
+            if (bps > 0 && lim[w][(sv[s].bits - 128) / 64] == 0) {
+                lim[w][(sv[s].bits - 128) / 64] = core_hz / bps;
+                nlim++;
+            }
+        }
     }
     f = fopen(dat, "w");
     if (f == NULL) {
         tool_err("speed: %s: %s", dat, strerror(errno));
         return -1;
     }
-    fprintf(f, "# rijn speed: cycles/byte (core clock %.2f GHz), %s\nlength",
+    fprintf(f, "# rijn speed: cycles/byte (core clock %.2f GHz), %s\n",
             core_hz / 1e9, plot_what(o->mode));
+    if (nlim > 0) {
+        fputs("# AES limit in cycles/byte (AES round instructions alone, "
+              "doc/speed.md):\n#", f);
+        for (int w = 0; w < LIM_NWIDTH; w++)
+            for (int k = 0; k < 3; k++)
+                if (lim[w][k] > 0)
+                    fprintf(f, " %s-%d %.4f", limit_width_name(w),
+                            128 + 64 * k, lim[w][k]);
+        fputc('\n', f);
+    }
+    fputs("length", f);
     for (int s = 0; s < ns; s++)
         if (sv[s].name[0] != '\0')
             fprintf(f, " %s", sv[s].name);
@@ -95,6 +119,17 @@ int write_plot(const opts *o, const series *sv, int ns)
         return -1;
     }
 
+    for (int w = 0; w < LIM_NWIDTH; w++) {
+        for (int k = 0; k < 3; k++) {
+            size_t used = strlen(labels);
+            if (lim[w][k] > 0)
+                snprintf(labels + used, sizeof labels - used,
+                         "set label '%s AES-%d' at graph 0.01, first %.4f "
+                         "left offset 0,0.6 tc rgb '#404040'\n",
+                         limit_width_name(w), 128 + 64 * k, lim[w][k]);
+        }
+    }
+
     f = fopen(gp, "w");
     if (f == NULL) {
         tool_err("speed: %s: %s", gp, strerror(errno));
@@ -112,15 +147,28 @@ int write_plot(const opts *o, const series *sv, int ns)
             "set key outside right\n"
             "set format x '%%.0s%%cB'\n"
             "set datafile missing '?'\n"
-            "# rijn backends solid, comparison libraries dashed\n"
+            "# rijn backends solid, comparison libraries dashed%s\n"
+            "%s"
             "plot for [i=2:%d] '%s' using 1:i with linespoints lw 2 "
-            "title columnheader(i)%s",
+            "title columnheader(i)",
             gp, o->plot, mode_names[o->mode], plot_what(o->mode),
-            core_hz / 1e9, nrijn + 1, dat,
-            nall > nrijn ? ", \\\n" : "\n");
+            core_hz / 1e9,
+            nlim > 0 ? ", AES limits dotted" : "", labels, nrijn + 1, dat);
     if (nall > nrijn)
-        fprintf(f, "     for [i=%d:%d] '%s' using 1:i with linespoints "
-                   "dt 2 title columnheader(i)\n", nrijn + 2, nall + 1, dat);
+        fprintf(f, ", \\\n     for [i=%d:%d] '%s' using 1:i with linespoints "
+                   "dt 2 title columnheader(i)", nrijn + 2, nall + 1, dat);
+    /* the limits: dotted, one key entry, each line labelled */
+    for (int w = 0, first = 1; w < LIM_NWIDTH; w++) {
+        for (int k = 0; k < 3; k++) {
+            if (lim[w][k] <= 0)
+                continue;
+            fprintf(f, ", \\\n     %.4f with lines dt 3 lw 2 lc rgb '#606060' "
+                       "%s", lim[w][k],
+                    first ? "title 'AES instruction limit'" : "notitle");
+            first = 0;
+        }
+    }
+    fputc('\n', f);
     if (fclose(f) != 0) {
         tool_err("speed: %s: %s", gp, strerror(errno));
         return -1;

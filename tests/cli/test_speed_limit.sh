@@ -1,0 +1,266 @@
+#!/bin/sh
+# The AES instruction limit of `rijn speed` (tools/speed/limit.c): short
+# runs print the limit lines for the widths this CPU has (and "not
+# measured" for those it lacks or RIJN_CPU_MASK removes), the "of limit"
+# column, and in --json the "aes_limit" object and a limit_width and
+# limit_fraction per row. Rows of a backend with AES instructions (aesni,
+# vaes-avx2, vaes-avx512, armv8, ppc8) must reach a fraction in (0, 1.2]
+# (a fraction above 1.2 means the limit was measured wrong); rows of the
+# other backends and per-operation rows have none.
+#
+#   sh tests/cli/test_speed_limit.sh path/to/rijn
+#
+# RIJN_TEST_EMULATED=1 (set by CMake in a cross build): timings under an
+# emulator mean nothing, so only the fraction's presence is checked. A
+# RIJN_CPU_MASK list in the environment applies to every run; the runs
+# that take vaes or avx512f away add to it.
+# Exit status: 0 pass, 1 fail, 77 skipped (no AES instructions here).
+set -u
+
+RIJN=${1:?usage: test_speed_limit.sh path/to/rijn}
+EMULATED=${RIJN_TEST_EMULATED:-0}
+M0=${RIJN_CPU_MASK:-}
+T=$(mktemp -d "${TMPDIR:-/tmp}/rijn-speed-limit.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM HUP
+
+failures=0
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+pass() {
+    echo "ok: $*"
+}
+
+# Tiny runs: few short repetitions, a 64 KiB long buffer.
+SHORT="--quick --reps 3 --rep-ms 1 --long-kib 64"
+HW="aesni vaes-avx2 vaes-avx512 armv8 ppc8" # backends with a limit
+
+# The AES backends this CPU runs, under the RIJN_CPU_MASK given as $1.
+available() {
+    RIJN_CPU_MASK=$1 "$RIJN" impl |
+        awk '/^AES backends/ {on = 1; next} /^$/ && seen {on = 0}
+             on && $2 == "yes" {print $1; seen = 1}'
+}
+# The CPU features rijn sees under the RIJN_CPU_MASK given as $1.
+features() {
+    RIJN_CPU_MASK=$1 "$RIJN" impl | sed -n 's/^cpu features: //p'
+}
+has_feature() { # features, name
+    case ",$1," in *",$2,"*) return 0 ;; esac
+    return 1
+}
+is_hw() {
+    case " $HW " in *" $1 "*) return 0 ;; esac
+    return 1
+}
+# The width of a backend with a limit.
+width_of() {
+    case $1 in
+    aesni) echo xmm ;; vaes-avx2) echo ymm ;; vaes-avx512) echo zmm ;;
+    armv8 | ppc8) echo v128 ;; esac
+}
+
+# check_table NAME FILE: the rows of a text table (backend first, the
+# fraction last): hardware-AES rows with bytes have a fraction in
+# (0, 1.2], the others "-"; at least one row has a fraction.
+check_table() {
+    awk -v hw=" $HW " -v emu="$EMULATED" -v name="$1" '
+        /^backend / {
+            if ($(NF - 1) != "of" || $NF != "limit") {
+                print name ": header does not end with \"of limit\": " $0
+                bad = 1
+            }
+            table = 1
+            next
+        }
+        !table || NF < 8 || $0 ~ /^threads:/ { next }
+        {
+            rows++
+            f = $NF
+            want = index(hw, " " $1 " ") > 0 && $0 !~ /\[cyc\]/
+            if (!want) {
+                if (f != "-") {
+                    print name ": fraction on a row without limit: " $0
+                    bad = 1
+                }
+                next
+            }
+            if (f !~ /^[0-9]+\.[0-9]+$/ || f + 0 <= 0 ||
+                (emu != 1 && f + 0 > 1.2)) {
+                print name ": fraction not in (0, 1.2]: " $0
+                bad = 1
+            }
+            nfrac++
+        }
+        END {
+            if (rows == 0 || nfrac == 0) {
+                print name ": no rows with a fraction"
+                bad = 1
+            }
+            if (!bad)
+                print name ": " rows " rows, " nfrac " fractions in " \
+                    (emu == 1 ? "(0, inf) (emulated)" : "(0, 1.2]")
+            exit bad
+        }' "$2" >"$T/why" && pass "$(cat "$T/why")" || fail "$(cat "$T/why")"
+}
+
+# check_limits NAME FILE MASK: a limit line per width of this build; a
+# measured one (positive numbers) exactly where the CPU, under MASK, has
+# the instruction.
+check_limits() {
+    feat=$(features "$3")
+    bad=
+    grep -qE '^AES limit: (AES round instructions alone|none of these)' "$2" ||
+        bad="no limit header"
+    for w in xmm ymm zmm v128; do
+        case $w in
+        xmm) need=aesni ;;
+        ymm) need="aesni vaes avx" ;;
+        zmm) need="aesni vaes avx512f" ;;
+        v128) need= ;;
+        esac
+        line=$(grep -E "^  $w +" "$2")
+        [ -n "$line" ] || continue
+        have=1
+        for n in $need; do has_feature "$feat" "$n" || have=0; done
+        if [ $w = v128 ]; then # armv8 or ppc8: measured if it runs
+            case $(available "$3") in *armv8* | *ppc8*) have=1 ;;
+            *) have=0 ;; esac
+        fi
+        if [ $have = 1 ]; then
+            echo "$line" | awk '{
+                for (i = NF - 6; i <= NF; i++) if ($i + 0 <= 0) exit 1
+            }' || bad="$bad; $w not measured: $line"
+        else
+            echo "$line" | grep -q 'not measured: needs' ||
+                bad="$bad; $w measured without $need: $line"
+        fi
+    done
+    grep -qE '^  xmm |^  v128 ' "$2" || bad="$bad; no xmm or v128 line"
+    [ -z "$bad" ] && pass "$1: limit lines (features: $feat)" ||
+        fail "$1: $bad: $(sed -n '/^AES limit/,/^ratio/p' "$2")"
+}
+
+# ---------------------------------------------------------------------------
+list=
+for b in $(available "$M0"); do
+    is_hw "$b" && list="$list,$b"
+done
+if [ -z "$list" ]; then
+    "$RIJN" speed $SHORT --impl ct64 --bits 128 >"$T/none.txt" 2>&1 &&
+        grep -qE '^AES limit: (not measured|none of these)' "$T/none.txt" &&
+        [ "$(awk '/^backend /{t=1; next} t && NF > 8 && $NF != "-"' "$T/none.txt")" = "" ] ||
+        fail "no AES instructions here, yet: $(head -12 "$T/none.txt")"
+    [ $failures -eq 0 ] || exit 1
+    echo "skip: no backend with AES instructions on this CPU"
+    exit 77
+fi
+list=${list#,}
+
+# AES-CTR, every hardware-AES backend and ct64, with the peers' columns
+"$RIJN" speed $SHORT --bits 128,256 --impl "$list,ct64" >"$T/ctr.txt" ||
+    fail "rijn speed --impl $list,ct64 failed"
+check_limits "speed (CTR)" "$T/ctr.txt" "$M0"
+check_table "speed (CTR) --impl $list,ct64" "$T/ctr.txt"
+
+# AES-GCM, without peers
+"$RIJN" speed --gcm $SHORT --bits 256 --no-openssl --no-gcrypt \
+    --impl "$list" >"$T/gcm.txt" || fail "rijn speed --gcm failed"
+check_table "speed --gcm --impl $list" "$T/gcm.txt"
+
+# --json: the aes_limit object and the fields of every row
+"$RIJN" speed $SHORT --bits 192 --no-openssl --no-gcrypt --json \
+    --impl "$list,ct64" >"$T/ctr.json" || fail "rijn speed --json failed"
+if command -v python3 >/dev/null 2>&1; then
+    python3 -m json.tool "$T/ctr.json" >/dev/null &&
+        pass "speed --json: valid JSON (python3 -m json.tool)" ||
+        fail "speed --json: not valid JSON"
+    python3 - "$T/ctr.json" "$EMULATED" "$(features "$M0")" <<'EOF' &&
+import json, sys
+d = json.load(open(sys.argv[1]))
+emulated, feat = sys.argv[2] == "1", sys.argv[3].split(",")
+lim = d["aes_limit"]
+assert lim["measured"] is True and lim["chains"] > 0 and lim["runs"] > 0, lim
+widths = {w["width"]: w for w in lim["widths"]}
+x86 = "xmm" in widths
+assert x86 or "v128" in widths, widths
+if x86:
+    have = {"xmm": ["aesni"], "ymm": ["aesni", "vaes", "avx"],
+            "zmm": ["aesni", "vaes", "avx512f"]}
+    for w, need in have.items():
+        assert widths[w]["available"] == all(n in feat for n in need), (w, feat)
+for w in widths.values():
+    if not w["available"]:
+        continue
+    assert w["byte_rounds_per_cycle"] > 0 and w["byte_rounds_per_second"] > 0
+    assert [(x["bits"], x["rounds"]) for x in w["limits"]] == \
+        [(128, 10), (192, 12), (256, 14)], w
+    for x in w["limits"]:
+        assert x["cycles_per_byte"] > 0 and x["gbps"] > 0, x
+hw = {"aesni": "xmm", "vaes-avx2": "ymm", "vaes-avx512": "zmm",
+      "armv8": "v128", "ppc8": "v128"}
+n = 0
+for r in d["results"]:
+    assert "limit_width" in r and "limit_fraction" in r, r
+    assert r["limit_width"] == hw.get(r["impl"]), r
+    f = r["limit_fraction"]
+    if r["impl"] in hw and r["bytes"] > 0:
+        assert f is not None and f > 0 and (emulated or f <= 1.2), r
+        # the fraction is rijn's bytes/s over the limit of width and size
+        w = widths[r["limit_width"]]
+        g = [x["gbps"] for x in w["limits"] if x["bits"] == r["bits"]][0]
+        assert abs(f - r["rijn"]["gbps"] / g) <= 0.002 + 0.002 * f, (r, g)
+        n += 1
+    else:
+        assert f is None, r
+assert n > 0
+EOF
+        pass "speed --json: aes_limit and per-row limit fields" ||
+        fail "speed --json: aes_limit or row fields wrong"
+else
+    grep -q '"aes_limit": {"measured": true' "$T/ctr.json" &&
+        grep -q '"limit_fraction": [0-9]' "$T/ctr.json" &&
+        pass "speed --json: fields present (python3 absent: not parsed)" ||
+        fail "speed --json: aes_limit or limit_fraction missing"
+fi
+
+# --no-limit: nothing measured, no fraction
+"$RIJN" speed $SHORT --bits 128 --no-openssl --no-gcrypt --no-limit \
+    --impl "${list%%,*}" >"$T/off.txt" || fail "rijn speed --no-limit failed"
+grep -q '^AES limit: not measured (--no-limit)$' "$T/off.txt" &&
+    [ "$(awk '/^backend /{t=1; next} t && NF > 8 && $NF != "-"' "$T/off.txt")" = "" ] &&
+    pass "speed --no-limit: no limit, no fractions" ||
+    fail "speed --no-limit: $(cat "$T/off.txt")"
+
+# RIJN_CPU_MASK takes widths away: x86 the VAES and AVX-512 ones, or all
+# with aesni; aarch64 (aes) and ppc64 (vcrypto) the only one
+feat=$(features "$M0")
+for m in vaes avx512f aesni aes vcrypto; do
+    if ! has_feature "$feat" "$m"; then
+        echo "skip: RIJN_CPU_MASK=$m: this CPU has no $m (or it is masked)"
+        continue
+    fi
+    case $M0 in
+    0x* | 0X*)
+        echo "skip: RIJN_CPU_MASK=$M0 is a hexadecimal mask: not adding $m"
+        continue ;;
+    esac
+    mask=${M0:+$M0,}$m
+    mlist=
+    for b in $(available "$mask"); do
+        is_hw "$b" && mlist="$mlist,$b"
+    done
+    mlist=${mlist#,}
+    RIJN_CPU_MASK=$mask "$RIJN" speed $SHORT --bits 128 --no-openssl \
+        --no-gcrypt --impl "${mlist:-ct64}" >"$T/mask.txt" ||
+        fail "RIJN_CPU_MASK=$mask rijn speed failed"
+    check_limits "RIJN_CPU_MASK=$mask speed" "$T/mask.txt" "$mask"
+    # with no backend left that has AES instructions, nothing to check
+    [ -z "$mlist" ] ||
+        check_table "RIJN_CPU_MASK=$mask speed --impl $mlist" "$T/mask.txt"
+done
+
+[ $failures -eq 0 ] || { echo "$failures failure(s)" >&2; exit 1; }
+exit 0

@@ -1,0 +1,254 @@
+/*
+ * The AES instruction limit of `rijn speed` (limit.c): for each register
+ * width a backend's bulk kernels use, how many AES rounds per second this
+ * machine runs when nothing else runs and every round is independent of
+ * the ones in flight (the kernels of limit_asm.c), and from that the
+ * bytes per second of AES-128/192/256 (10/12/14 rounds a 16-byte block).
+ *
+ * It counts only the round instructions, overlapped perfectly; a real
+ * kernel also makes counter blocks, loads, XORs the keystream with the
+ * data, stores, and for GCM computes GHASH, so it stays below the limit
+ * (doc/speed.md). Timed on the benchmark clock (common/clock.c: wall time,
+ * or thread CPU time with --cpu-time), like the rows: a row's fraction of
+ * the limit is a ratio of two rates on the same clock and does not depend
+ * on the core-clock estimate, which only converts the limit to cycles.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "internal.h" /* rijn_cpu_features_get(), RIJN_CPU_* */
+#include "limit.h"
+
+typedef struct width_info {
+    const char *name;    /* "xmm" */
+    const char *backend; /* the backend whose bulk kernels use it */
+    const char *insn;    /* one round */
+    unsigned bytes;      /* register width */
+    uint32_t needs;      /* RIJN_CPU_* bits the instruction needs */
+} width_info;
+
+static const width_info widths[LIM_NWIDTH] = {
+    {"xmm", "aesni", "aesenc", 16, RIJN_CPU_AESNI},
+    /* VAES widens AES-NI: a CPU has both, RIJN_CPU_MASK may not */
+    {"ymm", "vaes-avx2", "vaesenc ymm", 32,
+     RIJN_CPU_AESNI | RIJN_CPU_VAES | RIJN_CPU_AVX},
+    {"zmm", "vaes-avx512", "vaesenc zmm", 64,
+     RIJN_CPU_AESNI | RIJN_CPU_VAES | RIJN_CPU_AVX512F},
+#if defined(__aarch64__)
+    {"v128", "armv8", "aese+aesmc", 16, RIJN_CPU_ARM_AES},
+#else
+    {"v128", "ppc8", "vcipher", 16, RIJN_CPU_PPC_CRYPTO},
+#endif
+};
+
+#define TRIAL_SECONDS 0.00025 /* one run: short, to fit between interruptions */
+#define MIN_TRIALS 16
+#define MAX_TRIALS 2000
+
+static int measured;               /* limit_measure() ran */
+static double rate[LIM_NWIDTH];    /* byte-rounds per second; 0: none */
+static int trials[LIM_NWIDTH];     /* runs timed */
+
+static unsigned rounds_of(unsigned bits)
+{
+    return 6 + bits / 32; /* 10, 12, 14 */
+}
+
+/* Byte-rounds per second at width w: the second fastest of many short
+ * runs (the fastest could be a timer glitch), after a warm-up that also
+ * sizes a run. On a shared machine a run is only ever slowed down. */
+static double measure_width(int w, double budget)
+{
+    const double per_iter =
+        (double)limit_kernel_per_iter() * widths[w].bytes;
+    double t = 0, best = 0, second = 0, warm_end, end;
+    uint64_t n = 16;
+    int i;
+
+    /* at least 1 ms of these instructions first: wide units that were
+     * idle may be powered up, or the clock lowered, on first use */
+    warm_end = clock_wall() + 0.001;
+    for (;;) {
+        double t0 = clock_now();
+        limit_kernel_run(w, n);
+        t = clock_now() - t0;
+        if ((t >= TRIAL_SECONDS && clock_wall() >= warm_end) ||
+            n > ((uint64_t)1 << 40))
+            break;
+        if (t < TRIAL_SECONDS)
+            n *= 2;
+    }
+    if (t <= 0)
+        return 0;
+    n = (uint64_t)((double)n * TRIAL_SECONDS / t) + 1;
+    end = clock_wall() + budget;
+    for (i = 0; i < MAX_TRIALS && (i < MIN_TRIALS || clock_wall() < end);
+         i++) {
+        double t0 = clock_now();
+        limit_kernel_run(w, n);
+        t = clock_now() - t0;
+        if (t <= 0)
+            continue;
+        if (best == 0 || t < best) {
+            second = best;
+            best = t;
+        } else if (second == 0 || t < second) {
+            second = t;
+        }
+    }
+    trials[w] = i;
+    return second > 0 ? per_iter * (double)n / second : 0;
+}
+
+void limit_measure(int quick)
+{
+    uint32_t have = rijn_cpu_features_get();
+
+    measured = 1;
+    for (int w = 0; w < LIM_NWIDTH; w++) {
+        rate[w] = 0;
+        if (limit_kernel_has(w) && (have & widths[w].needs) == widths[w].needs)
+            rate[w] = measure_width(w, quick ? 0.010 : 0.020);
+    }
+}
+
+int limit_width_of(const char *impl)
+{
+    for (int w = 0; impl != NULL && w < LIM_NWIDTH; w++)
+        if (limit_kernel_has(w) && strcmp(impl, widths[w].backend) == 0)
+            return w;
+    return -1;
+}
+
+const char *limit_width_name(int w)
+{
+    return w >= 0 && w < LIM_NWIDTH ? widths[w].name : "-";
+}
+
+double limit_bytes_per_sec(int w, unsigned bits)
+{
+    if (w < 0 || w >= LIM_NWIDTH || rate[w] <= 0)
+        return 0;
+    return rate[w] / rounds_of(bits);
+}
+
+double limit_fraction(const char *impl, unsigned bits, double bytes_per_sec)
+{
+    double lim = limit_bytes_per_sec(limit_width_of(impl), bits);
+    return lim > 0 && bytes_per_sec > 0 ? bytes_per_sec / lim : -1;
+}
+
+/* Why there is no limit at all, or NULL if there is one to show. */
+static const char *none_reason(void)
+{
+    if (!measured)
+        return "--no-limit";
+    if (limit_kernel_per_iter() == 0)
+        return "rijn uses no AES instructions on this architecture";
+    return NULL;
+}
+
+/* The runs the least measured width had. */
+static int min_trials(void)
+{
+    int m = 0;
+    for (int w = 0; w < LIM_NWIDTH; w++)
+        if (rate[w] > 0 && (m == 0 || trials[w] < m))
+            m = trials[w];
+    return m;
+}
+
+static void needs_names(int w, char *buf, size_t n)
+{
+    rijn_cpu_names(widths[w].needs, buf, n);
+}
+
+void limit_print(double core_hz)
+{
+    static const unsigned bits[3] = {128, 192, 256};
+    const char *why = none_reason();
+    char needs[128];
+
+    if (why != NULL) {
+        printf("AES limit: not measured (%s)\n", why);
+        return;
+    }
+    if (min_trials() == 0)
+        printf("AES limit: none of these AES instructions on this CPU (or "
+               "RIJN_CPU_MASK took them away)\n");
+    else
+        printf("AES limit: AES round instructions alone, %u independent "
+               "chains in flight, second fastest\n           of %d+ runs of "
+               "~%g ms; 10/12/14 rounds per 16-byte block for "
+               "AES-128/192/256;\n           \"of limit\" = rijn bytes/s / "
+               "the limit of the row's width and key size (doc/speed.md)\n",
+               limit_kernel_chains(), min_trials(), TRIAL_SECONDS * 1e3);
+    printf("  %-5s %-12s %-12s %9s   %8s %8s %8s   %8s %8s %8s\n", "width",
+           "backend", "instruction", "B-rnd/cyc", "128 c/B", "192 c/B",
+           "256 c/B", "128 GB/s", "192 GB/s", "256 GB/s");
+    for (int w = 0; w < LIM_NWIDTH; w++) {
+        if (!limit_kernel_has(w))
+            continue;
+        printf("  %-5s %-12s %-12s ", widths[w].name, widths[w].backend,
+               widths[w].insn);
+        if (rate[w] <= 0) {
+            needs_names(w, needs, sizeof needs);
+            printf("not measured: needs %s (not on this CPU, or "
+                   "RIJN_CPU_MASK)\n", needs);
+            continue;
+        }
+        printf("%9.2f  ", rate[w] / core_hz);
+        for (int k = 0; k < 3; k++)
+            printf(" %8.3f", core_hz / limit_bytes_per_sec(w, bits[k]));
+        printf("  ");
+        for (int k = 0; k < 3; k++)
+            printf(" %8.2f", limit_bytes_per_sec(w, bits[k]) / 1e9);
+        putchar('\n');
+    }
+}
+
+void limit_json(double core_hz)
+{
+    const char *why = none_reason();
+    char needs[128];
+    int first = 1;
+
+    if (why != NULL) {
+        printf("\"aes_limit\": {\"measured\": false, \"reason\": \"%s\", "
+               "\"widths\": []}", why);
+        return;
+    }
+    printf("\"aes_limit\": {\"measured\": true, \"counts\": \"AES round "
+           "instructions only, independent, perfectly overlapped\", "
+           "\"chains\": %u, \"statistic\": \"second fastest\", \"runs\": %d, "
+           "\"run_seconds\": %g, \"widths\": [",
+           limit_kernel_chains(), min_trials(), TRIAL_SECONDS);
+    for (int w = 0; w < LIM_NWIDTH; w++) {
+        if (!limit_kernel_has(w))
+            continue;
+        printf("%s\n    {\"width\": \"%s\", \"backend\": \"%s\", "
+               "\"instruction\": \"%s\", \"bytes\": %u, ",
+               first ? "" : ",", widths[w].name, widths[w].backend,
+               widths[w].insn, widths[w].bytes);
+        first = 0;
+        if (rate[w] <= 0) {
+            needs_names(w, needs, sizeof needs);
+            printf("\"available\": false, \"needs\": \"%s\"}", needs);
+            continue;
+        }
+        printf("\"available\": true, \"byte_rounds_per_cycle\": %.4f, "
+               "\"byte_rounds_per_second\": %.6e, \"limits\": [",
+               rate[w] / core_hz, rate[w]);
+        for (unsigned bits = 128; bits <= 256; bits += 64) {
+            double bps = limit_bytes_per_sec(w, bits);
+            printf("{\"bits\": %u, \"rounds\": %u, \"cycles_per_byte\": "
+                   "%.4f, \"gbps\": %.4f}%s",
+                   bits, rounds_of(bits), core_hz / bps, bps / 1e9,
+                   bits < 256 ? ", " : "]}");
+        }
+    }
+    printf("\n  ]}");
+}

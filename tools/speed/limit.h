@@ -1,0 +1,55 @@
+/*
+ * The AES instruction limit of `rijn speed` (limit.c, kernels in
+ * limit_asm.c): the bytes per second this machine's AES round
+ * instructions allow at each register width a backend uses, if nothing
+ * but those instructions ran, all in flight at once. A row's fraction of
+ * the limit is its rijn bytes per second over the limit of its backend's
+ * width and key size (doc/speed.md says what is counted).
+ */
+#ifndef RIJN_SPEED_LIMIT_H
+#define RIJN_SPEED_LIMIT_H
+
+#include <stdint.h>
+
+/* The register widths: x86-64 xmm (aesni), ymm (vaes-avx2), zmm
+ * (vaes-avx512); LIM_V128 the 128-bit vector registers of aarch64
+ * (armv8) and ppc64 (ppc8). */
+enum { LIM_XMM, LIM_YMM, LIM_ZMM, LIM_V128, LIM_NWIDTH };
+
+/* ---- kernels (limit_asm.c) --------------------------------------------- */
+
+/* 1 if this build has a kernel for width w. */
+int limit_kernel_has(int w);
+/* Runs iters iterations of limit_kernel_per_iter() AES round instructions
+ * at width w (1 iteration at least); the caller has checked the CPU. */
+void limit_kernel_run(int w, uint64_t iters);
+/* Independent chains, and round instructions per iteration (0: none). */
+unsigned limit_kernel_chains(void);
+unsigned limit_kernel_per_iter(void);
+
+/* ---- the measurement and its report (limit.c) -------------------------- */
+
+/* Measures every width this build has a kernel for and this CPU runs
+ * (rijn's CPU features, RIJN_CPU_MASK applied): for each, the second
+ * fastest of many short runs; about 20 ms per width (quick: 10 ms). */
+void limit_measure(int quick);
+/* The width a backend's bulk kernels use, or -1 if it has no limit (the
+ * bitsliced and table backends: ct64, ref, neon-bs, altivec-*). */
+int limit_width_of(const char *impl);
+/* "xmm", "ymm", "zmm", "v128". */
+const char *limit_width_name(int w);
+/* The limit in bytes per second for AES with a key of `bits` at width w;
+ * 0 if it was not measured (--no-limit, not on this CPU). */
+double limit_bytes_per_sec(int w, unsigned bits);
+/* The fraction of its limit that rijn's bytes per second reach on a row
+ * of backend impl with a key of `bits`; -1 if the row has no limit. */
+double limit_fraction(const char *impl, unsigned bits, double bytes_per_sec);
+
+/* The lines above the table: what was measured, the limit per width (in
+ * byte-rounds per cycle of the core clock core_hz, cycles/byte and GB/s
+ * per key size), or why there is none. */
+void limit_print(double core_hz);
+/* The same as the JSON member "aes_limit": {...} (no comma after it). */
+void limit_json(double core_hz);
+
+#endif /* RIJN_SPEED_LIMIT_H */
