@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Installs rijn into a scratch prefix, checks the tool and its manual page
 # are there, and builds a small outside program against the library twice:
-# through find_package(rijn) and through pkg-config.
+# through find_package(rijn) and through pkg-config. The OpenSSL provider
+# module goes into the scratch prefix too (RIJN_OSSL_MODULESDIR; a real
+# install puts it into libcrypto's modulesdir) and is loaded from there.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:?usage: install-check.sh WORKDIR}
 rm -rf "$work"
 mkdir -p "$work/app"
-cmake -S "$root" -B "$work/build" -DRIJN_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX="$work/prefix" >/dev/null
+cmake -S "$root" -B "$work/build" -DRIJN_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX="$work/prefix" \
+  -DRIJN_OSSL_MODULESDIR="$work/prefix/lib/ossl-modules" >/dev/null
 cmake --build "$work/build" -j"$(nproc)" >/dev/null
 cmake --install "$work/build" >/dev/null
 
@@ -53,3 +56,14 @@ man1=$(find "$work/prefix" -path '*/man1/rijn.1' | head -n 1)
 echo "installed: bin/rijn, ${man1#"$work/prefix/"}"
 so=$(find "$work/prefix" -name 'librijn.so.*' -type f | head -n 1)
 echo "installed: $(basename "$so"), soname $(objdump -p "$so" | awk '/SONAME/{print $2}')"
+# the provider module, where it was built (OpenSSL 3 headers present)
+if grep -q '^RIJN_OSSL_MODULESDIR:' "$work/build/CMakeCache.txt" &&
+   [ -f "$work/build/provider/rijn.so" ]; then
+  mod=$work/prefix/lib/ossl-modules
+  [ -f "$mod/rijn.so" ] || { echo "FAIL: rijn.so not installed into $mod"; exit 1; }
+  OPENSSL_MODULES=$mod "$work/prefix/bin/rijn" impl | grep -q "^openssl provider: $mod/rijn.so (installed" ||
+    { echo "FAIL: rijn impl does not see the installed module"; exit 1; }
+  OPENSSL_MODULES=$mod openssl list -provider rijn -providers | grep -q "^  rijn" ||
+    { echo "FAIL: openssl cannot load the installed rijn.so"; exit 1; }
+  echo "installed: lib/ossl-modules/rijn.so (openssl list -provider rijn loads it)"
+fi
