@@ -25,6 +25,12 @@
 
 #include "prov.h"
 
+/* Calls of up to this many blocks take their keystream from a batch made
+ * ahead: one 8-block kernel call costs about what one 1-block call does
+ * (the rounds' latency), so 16- and 64-byte calls (EVP_EncryptUpdate on
+ * records, small reads) no longer pay it each time. */
+#define KB_BLOCKS 8
+
 typedef struct {
     rijn_aes_key key; /* first: 64-byte aligned */
     rijn_prov *prov;
@@ -33,6 +39,10 @@ typedef struct {
     unsigned char iv[16];  /* counter block of the next block */
     unsigned char oiv[16]; /* the IV as set */
     unsigned char ks[16];  /* keystream of the current partial block */
+    /* Keystream made ahead for short calls: blocks kb[pos..n) are those of
+     * counters iv, iv + 1, ... (none when pos == n). */
+    unsigned char kb[16 * KB_BLOCKS];
+    unsigned int kb_pos, kb_n;
     unsigned int num;      /* bytes of ks used */
     unsigned int pad, use_bits, tlsversion;
     size_t tlsmacsize;
@@ -128,6 +138,7 @@ static int ctr_init(void *vctx, const unsigned char *key, size_t keylen,
         }
         memcpy(c->iv, iv, 16);
         memcpy(c->oiv, iv, 16);
+        c->kb_pos = c->kb_n = 0;
     }
     if (key != NULL) {
         if (keylen != c->keylen) {
@@ -140,6 +151,7 @@ static int ctr_init(void *vctx, const unsigned char *key, size_t keylen,
             return 0;
         }
         c->key_set = 1;
+        c->kb_pos = c->kb_n = 0;
     }
     return ctr_set_ctx_params(c, params);
 }
@@ -170,6 +182,35 @@ static void ctr_add(unsigned char ctr[16], uint64_t n)
     }
 }
 
+/* The rest of ctr_xor for at most KB_BLOCKS blocks (full whole ones, then
+ * a partial one) from the batch; num is 0 here. */
+static int ctr_xor_short(ctr_pctx *c, unsigned char *out,
+                         const unsigned char *in, size_t len, size_t full)
+{
+    static const unsigned char zero[16 * KB_BLOCKS];
+    unsigned int need = (unsigned int)(full + (len % 16 != 0));
+    const unsigned char *k;
+    size_t i;
+
+    if (c->kb_n - c->kb_pos < need) {
+        rijn_aes_ctr_key(&c->key, c->kb, zero, sizeof c->kb, c->iv);
+        c->kb_pos = 0;
+        c->kb_n = KB_BLOCKS;
+    }
+    k = c->kb + 16 * c->kb_pos;
+    c->kb_pos += need;
+    ctr_add(c->iv, need);
+    for (i = 0; i < 16 * full; i++)
+        out[i] = in[i] ^ k[i];
+    if (len % 16 != 0) {
+        memcpy(c->ks, k + 16 * full, 16);
+        for (; i < len; i++)
+            out[i] = in[i] ^ c->ks[i % 16];
+    }
+    c->num = (unsigned int)(len % 16);
+    return 1;
+}
+
 /* out = in XOR the next len bytes of the stream (OpenSSL's CTR state). */
 static int ctr_xor(ctr_pctx *c, unsigned char *out, const unsigned char *in,
                    size_t len)
@@ -194,6 +235,9 @@ static int ctr_xor(ctr_pctx *c, unsigned char *out, const unsigned char *in,
         n = (n + 1) % 16;
     }
     full = len / 16;
+    if (len > 0 && full + (len % 16 != 0) <= KB_BLOCKS)
+        return ctr_xor_short(c, out, in, len, full);
+    c->kb_pos = c->kb_n = 0; /* the counter moves past the batch */
     if (full > 0) {
         rijn_aes_ctr_key(&c->key, out, in, 16 * full, c->iv);
         ctr_add(c->iv, full);
