@@ -15,9 +15,12 @@
  *   impl/impl.c   `rijn impl` (backends and CPU features)
  *   seal/         `rijn seal` and `rijn open` (authenticated files,
  *                 doc/format.md; seal/seal.h lists its files)
- *   speed/        `rijn speed` (the benchmark): speed.c options, report,
- *                 plot, threads; bench.c its measuring half (bench.h);
- *                 speed_mac.c `rijn speed --mac`, Poly1305-AES
+ *   speed/        `rijn speed` (the benchmark): speed.c the command and
+ *                 its cell timing, speed_opts.c options, speed_out.c the
+ *                 report (text, JSON), speed_plot.c, speed_threads.c;
+ *                 limit.c (limit_asm.c) the AES instruction limit; bench.c
+ *                 its measuring half (bench.h); speed_mac.c
+ *                 `rijn speed --mac`, Poly1305-AES
  */
 #ifndef RIJN_TOOL_H
 #define RIJN_TOOL_H
