@@ -5,12 +5,18 @@
 #   RIJN_CROSS_QEMU       qemu-user binary, e.g. qemu-ppc
 #   RIJN_CROSS_CPU        default CPU model for qemu (-cpu), e.g. 7447
 #
-# Binaries are linked statically, so qemu-user runs them without a sysroot
-# (-L); CMAKE_CROSSCOMPILING_EMULATOR makes ctest run every test under qemu.
+# Executables are linked statically, so qemu-user runs them without a
+# sysroot (-L); CMAKE_CROSSCOMPILING_EMULATOR makes ctest run every test
+# under qemu. An executable with the target property RIJN_DYNAMIC set is
+# linked dynamically instead (a program that loads the OpenSSL provider
+# module must share its libcrypto.so.3): cmake/RijnProviderTest.cmake sets
+# that and runs it with the target's C library (RIJN_CROSS_SYSROOT).
 #
 # RIJN_QEMU_CPU (cache variable or environment variable) overrides the qemu
 # CPU model, e.g. -DRIJN_QEMU_CPU=power8 to run big-endian ppc64 on POWER8.
 # RIJN_CROSS_CC overrides the compiler (e.g. a clang --target wrapper).
+# RIJN_CROSS_SYSROOT (default /usr/<triple>) is where the RIJN_DYNAMIC
+# programs' C library and loader are (qemu -L).
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR ${RIJN_CROSS_PROCESSOR})
 if(DEFINED ENV{RIJN_CROSS_CC} AND NOT "$ENV{RIJN_CROSS_CC}" STREQUAL "")
@@ -23,7 +29,29 @@ find_program(RIJN_CROSS_NM ${RIJN_CROSS_TRIPLE}-nm)
 if(RIJN_CROSS_NM)
   set(CMAKE_NM ${RIJN_CROSS_NM} CACHE FILEPATH "nm for the target")
 endif()
-set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
+# -static as a link option of every executable without RIJN_DYNAMIC (not in
+# CMAKE_EXE_LINKER_FLAGS, which no target can leave out). This file is read
+# inside project(), so the option lands on the top directory and every
+# directory below it; in try_compile's projects too, whose checks therefore
+# link as before. Read twice in a first configure: added once.
+set(_rijn_static_exe
+  "$<$<AND:$<STREQUAL:$<TARGET_PROPERTY:TYPE>,EXECUTABLE>,$<NOT:$<BOOL:$<TARGET_PROPERTY:RIJN_DYNAMIC>>>>:-static>")
+get_property(_rijn_link_opts DIRECTORY PROPERTY LINK_OPTIONS)
+if(NOT _rijn_static_exe IN_LIST _rijn_link_opts)
+  add_link_options("${_rijn_static_exe}")
+endif()
+# A tree configured before had "-static" in its cached
+# CMAKE_EXE_LINKER_FLAGS (then from CMAKE_EXE_LINKER_FLAGS_INIT): taken out.
+if(DEFINED CACHE{CMAKE_EXE_LINKER_FLAGS} AND "$CACHE{CMAKE_EXE_LINKER_FLAGS}" MATCHES "^-static( |$)")
+  string(REGEX REPLACE "^-static *" "" _rijn_exe_flags "$CACHE{CMAKE_EXE_LINKER_FLAGS}")
+  set(CMAKE_EXE_LINKER_FLAGS "${_rijn_exe_flags}" CACHE STRING
+      "Flags used by the linker during all build types." FORCE)
+endif()
+# The target's C library and dynamic loader for the RIJN_DYNAMIC programs
+# (qemu -L): Debian's libc6-dev-<arch>-cross puts them in /usr/<triple>/lib.
+if(NOT RIJN_CROSS_SYSROOT)
+  set(RIJN_CROSS_SYSROOT /usr/${RIJN_CROSS_TRIPLE})
+endif()
 # Look for libraries and headers only in the target's directories (so the
 # host's OpenSSL is never picked up for a cross build), programs on the host.
 set(CMAKE_FIND_ROOT_PATH /usr/${RIJN_CROSS_TRIPLE})
@@ -97,7 +125,9 @@ set(CMAKE_CROSSCOMPILING_EMULATOR "${RIJN_QEMU};-cpu;${RIJN_QEMU_CPU}")
 # qemu-user bug work-around (ppc64 only): qemu's 970 and POWER5 models clear
 # 32 bytes per dcbz while reporting 128-byte cache blocks, which breaks
 # glibc's memset(0) for large sizes. For those CPUs every executable is
-# linked with -Wl,--wrap=memset and a plain memset (qemu-ppc970-memset.c).
+# linked with -Wl,--wrap=memset and a plain memset (qemu-ppc970-memset.c);
+# a RIJN_DYNAMIC one too (-fPIC, so it can be a PIE), though only its own
+# calls then, not those inside the shared libraries it loads.
 # RIJN_QEMU_MEMSET_FIX=OFF disables it, =ON forces it.
 if(NOT DEFINED RIJN_QEMU_MEMSET_FIX)
   if(RIJN_CROSS_PROCESSOR STREQUAL "ppc64" AND RIJN_QEMU_CPU MATCHES "^(970|power5)")
@@ -110,7 +140,7 @@ if(RIJN_QEMU_MEMSET_FIX)
   set(_rijn_fix_obj "${CMAKE_BINARY_DIR}/rijn-qemu-memset-fix.o")
   if(NOT EXISTS "${_rijn_fix_obj}")
     execute_process(
-      COMMAND ${CMAKE_C_COMPILER} -O2 -c
+      COMMAND ${CMAKE_C_COMPILER} -O2 -fPIC -c
               "${CMAKE_CURRENT_LIST_DIR}/qemu-ppc970-memset.c" -o "${_rijn_fix_obj}"
       RESULT_VARIABLE _rijn_fix_rc)
     if(NOT _rijn_fix_rc EQUAL 0)
