@@ -9,13 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
-#include <openssl/rand.h>
 
 #include "prov.h"
 
@@ -81,19 +81,23 @@ void rp_error(rijn_prov *p, int r, const char *file, int line,
     rp_vset(p, r);
 }
 
-/* see prov.h */
+/* see prov.h: the kernel's generator (getrandom). Not the library
+ * context's DRBG: reaching it from a module takes a child library context,
+ * which holds references on every provider of its parent, this one
+ * included, so the module was never torn down at exit (and the child and
+ * its DRBG leaked). GCM IVs need uniqueness, which getrandom gives. */
 int rp_random(rijn_prov *p, unsigned char *buf, size_t n)
 {
-    OSSL_LIB_CTX *ctx;
-
-    pthread_mutex_lock(&p->lock);
-    if (p->child == NULL)
-        p->child = OSSL_LIB_CTX_new_child(p->handle, p->in);
-    ctx = p->child;
-    pthread_mutex_unlock(&p->lock);
-    if (ctx == NULL || RAND_bytes_ex(ctx, buf, n, 0) <= 0) {
-        RP_ERR(p, RP_R_RANDOM_FAILED);
-        return 0;
+    while (n > 0) {
+        ssize_t r = getrandom(buf, n, 0);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            RP_ERR(p, RP_R_RANDOM_FAILED);
+            return 0;
+        }
+        buf += r;
+        n -= (size_t)r;
     }
     return 1;
 }
@@ -301,8 +305,6 @@ static void rp_teardown(void *provctx)
     if (p == NULL)
         return;
     rp_write_trace(p);
-    OSSL_LIB_CTX_free(p->child);
-    pthread_mutex_destroy(&p->lock);
     free(p->trace);
     free(p);
 }
@@ -345,10 +347,6 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
         default:
             break;
         }
-    }
-    if (pthread_mutex_init(&p->lock, NULL) != 0) {
-        free(p);
-        return 0;
     }
     /* ignored in setuid programs, like every RIJN_* variable */
     trace = secure_getenv("RIJN_PROVIDER_TRACE");

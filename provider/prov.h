@@ -3,8 +3,8 @@
  *
  * prov.c      the module: OSSL_provider_init, the algorithm table, errors
  *             (reported through the core, with the module's own reason
- *             strings), random bytes for GCM IVs (a child library context,
- *             made on first use), the RIJN_PROVIDER_TRACE counters.
+ *             strings), random bytes for GCM IVs, the RIJN_PROVIDER_TRACE
+ *             counters.
  * prov_gcm.c  AES-{128,192,256}-GCM
  * prov_ctr.c  AES-{128,192,256}-CTR
  *
@@ -18,7 +18,6 @@
 #ifndef RIJN_PROV_H
 #define RIJN_PROV_H
 
-#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -66,8 +65,6 @@ typedef struct rijn_prov {
     OSSL_FUNC_core_new_error_fn *new_error;
     OSSL_FUNC_core_set_error_debug_fn *set_error_debug;
     OSSL_FUNC_core_vset_error_fn *vset_error;
-    pthread_mutex_t lock; /* guards child */
-    OSSL_LIB_CTX *child;  /* for RAND_bytes_ex; on first use */
     char *trace;          /* RIJN_PROVIDER_TRACE, or NULL */
     uint64_t bytes[RP_NALG][2], calls[RP_NALG][2]; /* [alg][dec] */
 } rijn_prov;
@@ -78,7 +75,7 @@ void rp_error(rijn_prov *p, int r, const char *file, int line,
 #define RP_ERR(p, r)                                                          \
     rp_error((p), (r), OPENSSL_FILE, OPENSSL_LINE, OPENSSL_FUNC)
 
-/* n random bytes from the library context's DRBG (GCM IVs only): 1 or 0. */
+/* n random bytes (GCM IVs only; getrandom): 1, or 0 with an error. */
 int rp_random(rijn_prov *p, unsigned char *buf, size_t n);
 
 /* Counts one call of n bytes (only when RIJN_PROVIDER_TRACE is set). */
