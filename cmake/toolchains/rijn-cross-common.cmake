@@ -147,5 +147,6 @@ if(RIJN_QEMU_MEMSET_FIX)
       message(FATAL_ERROR "could not compile qemu-ppc970-memset.c")
     endif()
   endif()
-  string(APPEND CMAKE_EXE_LINKER_FLAGS_INIT " -Wl,--wrap=memset ${_rijn_fix_obj}")
+  # set, not appended: this file is read twice in a first configure
+  set(CMAKE_EXE_LINKER_FLAGS_INIT "-Wl,--wrap=memset ${_rijn_fix_obj}")
 endif()
