@@ -18,10 +18,12 @@
 # (Cortex-A53/A72: Raspberry Pi 3 and 4). qemu's models all have AES and
 # PMULL, so neon-bs and the neon GHASH would never be the library's own
 # pick there: with RIJN_CPU_MASK=aes,pmull, `rijn impl` must pick neon-bs,
-# the neon GHASH and the neon Poly1305, and the suites whose pairing
-# follows the pick run again (GCM with neon-bs and the neon GHASH
-# together, Poly1305-AES's stack check on the default backend, the CLI's
-# vectors). Its log is build-cross-aarch64/cross-test-masked.log, with the
+# the neon GHASH and the neon Poly1305 (and the OpenSSL provider module
+# rijn.so, when built, neon-bs and the neon GHASH: its buildinfo), and the
+# suites whose pairing follows the pick run again (GCM with neon-bs and
+# the neon GHASH together, Poly1305-AES's stack check on the default
+# backend, the CLI's vectors, the provider's stanzas, differential and
+# DRBG). Its log is build-cross-aarch64/cross-test-masked.log, with the
 # line "masked: N passed, M failed, K skipped" (scripts/test.sh counts
 # it); the first pass keeps Testing/Temporary/LastTest.log.
 #
@@ -48,9 +50,10 @@ masked_spec() { # arch
     case $1 in
     aarch64)
         m_mask=aes,pmull
-        m_regex='^(gcm_vectors\.(neon-bs|ghash-neon)|gcm_props\.(neon-bs|ghash-neon)|gcm_race\.(neon-bs|ghash-neon)|supercop_aead\.neon-bs|stackwipe\.neon-bs|cli\.vectors|dispatch\.unit)$'
+        m_regex='^(gcm_vectors\.(neon-bs|ghash-neon)|gcm_props\.(neon-bs|ghash-neon)|gcm_race\.(neon-bs|ghash-neon)|supercop_aead\.neon-bs|stackwipe\.neon-bs|cli\.vectors|dispatch\.unit|provider\.(stanza\.(rijn|same)|diff|drbg))$'
         m_aes=neon-bs
         m_gcm="neon-bs with neon"
+        m_ghash=neon
         m_poly=neon
         return 0 ;;
     esac
@@ -84,8 +87,26 @@ masked_pass() { # arch bdir
             echo "PICK WRONG: expected the Poly1305 engine $m_poly"
             m_ok=1
         fi
+        # the provider module's own pick (its buildinfo), through the
+        # dynamically linked probe of cmake/RijnProviderTest.cmake
+        if [ -x "$2/rijn-qemu-dynamic" ] && [ -f "$2/provider/rijn.so" ]; then
+            mod=$(RIJN_CPU_MASK=$m_mask "$2/rijn-qemu-dynamic" "$2/rijn-ossl-probe" \
+                "$2/provider/rijn.so" 2>&1)
+            p_rc=$?
+            echo "$mod"
+            p_want="(AES $m_aes, GHASH $m_ghash)"
+            if [ $p_rc -eq 77 ]; then
+                echo "pick not checked: rijn.so $(echo "$mod" | head -n 1)"
+            elif [ $p_rc -eq 0 ] && echo "$mod" | grep -qF "module buildinfo: rijn " &&
+                    echo "$mod" | grep -qF "$p_want"; then
+                echo "pick ok: rijn.so $p_want"
+            else
+                echo "PICK WRONG: expected rijn.so's buildinfo to say \"$p_want\""
+                m_ok=1
+            fi
+        fi
     } >"$mlog"
-    grep -E "^(pick ok|PICK WRONG)" "$mlog" | sed 's/^/    /'
+    grep -E "^(pick ok|pick not checked|PICK WRONG)" "$mlog" | sed 's/^/    /'
     # keep the first pass's LastTest.log (scripts/test.sh reads the skip
     # reasons from it)
     tmp="$2/Testing/Temporary"
