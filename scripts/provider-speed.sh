@@ -24,7 +24,7 @@
 #                 built there (Release) when missing
 #     -s SECONDS  openssl speed -seconds per size (default 1)
 #     -r ROUNDS   rounds of openssl speed runs (default 3)
-#     -t RUNS     tls_bulk runs per side and protocol (default 3)
+#     -t RUNS     tls_bulk runs per side and protocol (default 5)
 #     -n MIB      tls_bulk size in MiB (default 1024)
 #     -d FILE     data file (default: DIR/provider-speed.dat)
 #     -p FILE     SVG plot (default: DIR/provider-speed.svg)
@@ -36,7 +36,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build
-secs=1 rounds=3 tls_runs=3 tls_mib=1024 data="" svg=""
+secs=1 rounds=3 tls_runs=5 tls_mib=1024 data="" svg=""
 ciphers=aes-128-gcm,aes-256-gcm,aes-128-ctr,aes-256-ctr
 while getopts b:s:r:t:n:d:p:c:h o; do
     case $o in
@@ -228,6 +228,10 @@ mkdir -p "$(dirname "$data")" "$(dirname "$svg")"
     echo
     echo "# tls_bulk $tls_mib MiB x $tls_runs: protocol default_MB/s rijn_MB/s ratio default_MB/cpu_s rijn_MB/cpu_s ratio_cpu"
     sed 's/^/# /' "$tlsmed"
+    echo "# raw openssl speed runs: round cipher provider size_bytes B/s"
+    sed 's/^/# /' "$raw"
+    echo "# raw tls_bulk runs: protocol provider MB/s MB/cpu_s"
+    sed 's/^/# /' "$tls"
 } >"$data"
 echo
 echo "data: $data"
