@@ -410,7 +410,8 @@ curl_case() {
     while [ "$1" != -- ]; do sopts+=("$1"); shift; done
     shift
     start_www "$name" "${sopts[@]}" || return
-    with "$rijn_conf" "$tmp/$name.curl.trace" curl -sS --fail --cacert "$tmp/cert.pem" \
+    # -q: no ~/.curlrc; --noproxy: straight to 127.0.0.1 whatever *_proxy says
+    with "$rijn_conf" "$tmp/$name.curl.trace" curl -q -sS --fail --noproxy '*' --cacert "$tmp/cert.pem" \
         --resolve "localhost:$port:127.0.0.1" "$@" -o "$tmp/$name.out" \
         "https://localhost:$port/data.bin" 2>"$tmp/$name.curl.err"
     st=$?
