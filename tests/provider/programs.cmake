@@ -18,8 +18,8 @@
 # that is missing makes its test skip (exit 77, "skip: reason"). The system
 # programs cannot load the module of a sanitizer build (ASan-instrumented)
 # or of a cross build, so there the program tests are registered as skips
-# that say why; tls_bulk, an instrumented program itself, still runs in a
-# sanitizer build. scripts/provider-speed.sh uses tls_bulk for its TLS
+# that say why; tls_bulk, a program of the build itself, still runs there
+# (under qemu in a cross build). scripts/provider-speed.sh uses tls_bulk for its TLS
 # figure.
 
 set(_pg_skip "")
@@ -43,17 +43,17 @@ foreach(g enc rand tls curl python)
   endif()
 endforeach()
 
-# tls_bulk: libssl and libcrypto shared, the ones the module uses.
+# tls_bulk: libssl and libcrypto shared, the ones the module uses. In a
+# cross build it runs under qemu with the target's libraries, like the
+# other provider test programs (cmake/RijnProviderTest.cmake), on 8 MiB.
 find_package(OpenSSL 3.0 COMPONENTS SSL Crypto)
 find_package(Threads)
 set(_pg_bulk_libs "")
-if(CMAKE_CROSSCOMPILING)
-  set(_pg_bulk_why "cross build")
-elseif(NOT TARGET OpenSSL::SSL OR NOT TARGET Threads::Threads)
-  set(_pg_bulk_why "no libssl 3 or no threads")
+if(NOT TARGET Threads::Threads)
+  set(_pg_bulk_why "no threads library")
 elseif(RIJN_PROVIDER_LIBCRYPTO)
-  # OpenSSL::SSL is a static archive: its shared twin next to the shared
-  # libcrypto provider/CMakeLists.txt found.
+  # Only a static libcrypto was found (or a cross build's): the shared
+  # libssl beside the shared libcrypto provider/CMakeLists.txt found.
   get_filename_component(_pg_dir "${RIJN_PROVIDER_LIBCRYPTO}" DIRECTORY)
   find_library(RIJN_TLS_BULK_LIBSSL NAMES libssl.so.3 HINTS "${_pg_dir}"
     NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
@@ -62,8 +62,10 @@ elseif(RIJN_PROVIDER_LIBCRYPTO)
   else()
     set(_pg_bulk_why "no shared libssl.so.3 beside ${RIJN_PROVIDER_LIBCRYPTO}")
   endif()
-else()
+elseif(TARGET OpenSSL::SSL)
   set(_pg_bulk_libs OpenSSL::SSL OpenSSL::Crypto)
+else()
+  set(_pg_bulk_why "no libssl 3")
 endif()
 
 if(_pg_bulk_libs)
@@ -71,9 +73,19 @@ if(_pg_bulk_libs)
   target_include_directories(tls_bulk PRIVATE ${OPENSSL_INCLUDE_DIR})
   target_link_libraries(tls_bulk PRIVATE ${_pg_bulk_libs} Threads::Threads)
   add_dependencies(tls_bulk rijn_provider)
+  set(_pg_bulk_run "")
+  set(_pg_bulk_mib 64)
+  if(CMAKE_CROSSCOMPILING)
+    rijn_provider_test_setup(tls_bulk)
+    get_target_property(_pg_emu tls_bulk CROSSCOMPILING_EMULATOR)
+    if(_pg_emu)
+      set(_pg_bulk_run --run "${_pg_emu}")
+    endif()
+    set(_pg_bulk_mib 8)
+  endif()
   add_test(NAME provider.tls_bulk
-    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tls_bulk.sh
-            $<TARGET_FILE:rijn_provider> $<TARGET_FILE:tls_bulk> 64)
+    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tls_bulk.sh ${_pg_bulk_run}
+            $<TARGET_FILE:rijn_provider> $<TARGET_FILE:tls_bulk> ${_pg_bulk_mib})
 else()
   message(STATUS "rijn: tls_bulk not built (${_pg_bulk_why})")
   add_test(NAME provider.tls_bulk COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tls_bulk.sh)
