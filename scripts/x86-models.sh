@@ -22,7 +22,8 @@
 #     CLI groups usage enc vectors golden openssl errors inplace base64
 #     (never dudect or valgrind; not compat.symbols, which runs nm, not an
 #     emulated program; by default not cli.engine, cli.progress, cli.speed
-#     (the tool's I/O engine, progress and timing), poly1305_long (the
+#     (the tool's I/O engine, progress and timing), cli.speed_limit (the AES
+#     instruction limit: a timing under qemu), poly1305_long (the
 #     engines of poly1305.* at length) and the seal CLI groups but
 #     roundtrip and vectors (file-format logic, not CPU paths; the big
 #     group is never built with an emulator), nor what no CPU model
@@ -274,7 +275,7 @@ run_model() { # model[=AES/POLY]
   # The suites.
   local exclude='^(dudect\.|compat\.symbols$)'
   [ "${RIJN_X86_FULL:-0}" = 1 ] ||
-    exclude='^(dudect\.|compat\.symbols$|poly1305_long\.|cli\.(engine|progress|speed|base64|errors|golden)$|seal\.cli\.(interop|damage|passphrase|range|race.*)$|gcm_(props|openssl|vectors|race)\.(ref|ghash-ref|ghash-ctmul32)$|gcm_race\.|hash\.portable$|fuzz\.|provider\.(programs|tls_bulk|diff))'
+    exclude='^(dudect\.|compat\.symbols$|poly1305_long\.|cli\.(engine|progress|speed|speed_limit|base64|errors|golden)$|seal\.cli\.(interop|damage|passphrase|range|race.*)$|gcm_(props|openssl|vectors|race)\.(ref|ghash-ref|ghash-ctmul32)$|gcm_race\.|hash\.portable$|fuzz\.|provider\.(programs|tls_bulk|diff))'
   (cd "$build" && RIJN_X86_QEMU_CPU=$spec RIJN_CPU_MASK=$mask \
      RIJN_TEST_REQUIRE_ALL=$req ctest -j"$jobs" --timeout 600 -E "$exclude") \
      >"$logs/$tag.ctest.log" 2>&1
