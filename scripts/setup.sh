@@ -12,8 +12,9 @@ if [ "${1:-}" = "--test" ]; then
   # --no-install-recommends would leave out; llvm: llvm-profdata and
   # llvm-cov for scripts/fuzz-coverage.sh; strace: seal.cli.exits checks
   # the order of fsync, link and rename; libcap2-bin: setcap, for the file
-  # capability case of dispatch.setuid)
-  pkgs+=(clang libclang-rt-dev llvm valgrind strace libcap2-bin qemu-user zlib1g-dev python3-cryptography python3-argon2
+  # capability case of dispatch.setuid; curl, python3-cryptography: real
+  # programs on OpenSSL 3 that the provider tests run with rijn.so)
+  pkgs+=(clang libclang-rt-dev llvm valgrind strace libcap2-bin qemu-user zlib1g-dev python3-cryptography python3-argon2 curl
          gcc-powerpc-linux-gnu gcc-powerpc64-linux-gnu gcc-powerpc64le-linux-gnu
          gcc-aarch64-linux-gnu libc6-dev-powerpc-cross libc6-dev-ppc64-cross
          libc6-dev-ppc64el-cross libc6-dev-arm64-cross
