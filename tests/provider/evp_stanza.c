@@ -272,8 +272,11 @@ static const char *run(const stanza *s, EVP_CIPHER *c, int enc,
 
     if ((err = setup(s, c, enc, L, ctx)) != NULL)
         goto out;
-    /* the IV reads back as given */
+    /* the IV reads back as given, as the IV set and as the current one */
     if (s->iv.set && (!get_iv(ctx, OSSL_CIPHER_PARAM_IV, buf, sizeof buf)
+                      || memcmp(buf, s->iv.p, s->iv.n) != 0
+                      || !get_iv(ctx, OSSL_CIPHER_PARAM_UPDATED_IV, buf,
+                                 sizeof buf)
                       || memcmp(buf, s->iv.p, s->iv.n) != 0)) {
         err = "INVALID_IV";
         goto out;
