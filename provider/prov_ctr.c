@@ -11,9 +11,10 @@
  * keystream block with rijn_aes_encrypt_blocks.
  *
  * No random bytes are ever asked for here: OpenSSL's CTR-DRBG runs on this
- * cipher when rijn is preferred. Deliberate refusals (doc/provider.md):
- * num of 16 or more (D3), data before a key (D4), partially overlapping
- * buffers (D5). The TLS parameters of the generic cipher (tls-version,
+ * cipher when rijn is preferred. Refused as OpenSSL 3.0.22 refuses them: a
+ * num other than 0 (D3 in doc/provider.md) and any call before a key (D4);
+ * refused where OpenSSL goes on: partially overlapping buffers (D5). The
+ * TLS parameters of the generic cipher (tls-version,
  * tls-mac-size, tls-mac, use-bits, padding) are kept and answered as
  * OpenSSL does for a stream cipher.
  */
@@ -111,7 +112,10 @@ static int ctr_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     if ((p = f[4]) != NULL) {
         if (!OSSL_PARAM_get_uint(p, &u))
             goto get_failed;
-        if (u >= 16) { /* D3 */
+        /* OpenSSL 3.0.22 takes only a num below the cipher's block
+         * size, which is 1 for CTR (its keystream buffer is 16 bytes:
+         * a larger num was read past it) */
+        if (u >= 1) {
             RP_ERR(c->prov, RP_R_INVALID_NUM);
             return 0;
         }
@@ -220,7 +224,7 @@ static int ctr_xor(ctr_pctx *c, unsigned char *out, const unsigned char *in,
 
     if (len == 0)
         return 1;
-    if (!c->key_set) { /* D4 */
+    if (!c->key_set) { /* the callers refuse first, as OpenSSL does */
         RP_ERR(c->prov, RP_R_NO_KEY_SET);
         return 0;
     }
@@ -262,6 +266,10 @@ static int ctr_update(void *vctx, unsigned char *out, size_t *outl,
 {
     ctr_pctx *c = vctx;
 
+    if (!c->key_set) {
+        RP_ERR(c->prov, RP_R_NO_KEY_SET);
+        return 0;
+    }
     if (inl == 0) {
         *outl = 0;
         return 1;
@@ -289,9 +297,14 @@ static int ctr_update(void *vctx, unsigned char *out, size_t *outl,
 static int ctr_final(void *vctx, unsigned char *out, size_t *outl,
                      size_t outsize)
 {
-    (void)vctx;
+    ctr_pctx *c = vctx;
+
     (void)out;
     (void)outsize;
+    if (!c->key_set) {
+        RP_ERR(c->prov, RP_R_NO_KEY_SET);
+        return 0;
+    }
     *outl = 0;
     return 1;
 }
@@ -301,6 +314,10 @@ static int ctr_cipher(void *vctx, unsigned char *out, size_t *outl,
 {
     ctr_pctx *c = vctx;
 
+    if (!c->key_set) {
+        RP_ERR(c->prov, RP_R_NO_KEY_SET);
+        return 0;
+    }
     if (outsize < inl) {
         RP_ERR(c->prov, RP_R_OUTPUT_BUFFER_TOO_SMALL);
         return 0;

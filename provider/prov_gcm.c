@@ -9,12 +9,12 @@
  * fail at the same point. The cryptography is rijn_gcm_*: the streaming
  * context for EVP_CipherUpdate, the one-shot calls for TLS 1.2 records.
  *
- * Deliberate refusals where OpenSSL 3.0 goes on (doc/provider.md, D1-D7):
- * after a failed decryption final, and after a key-only init once the IV was
- * in use, data and final fail until a new IV is set (D1, D2); AAD after a
- * zero-length data call fails (D6); TLS IV generation needs an IV of 8 bytes
- * or more and an invocation field inside it (D7); partially overlapping
- * buffers are refused (D5). Tags shorter than 12 bytes (which librijn's own
+ * Deliberate refusals where OpenSSL 3.0 goes on (doc/provider.md): after a
+ * failed decryption final, after a key-only init once the IV was in use and
+ * after a change of direction in the middle of a message, data and final
+ * fail until a new IV is set (D1, D2, D8); AAD after a zero-length data call
+ * fails (D6); TLS IV generation needs an IV of 8 bytes or more and fields
+ * that fit in it (D7); partially overlapping buffers are refused (D5). Tags shorter than 12 bytes (which librijn's own
  * API does not offer) are accepted on decryption as OpenSSL does: the full
  * tag is computed and its first taglen bytes compared in constant time.
  */
@@ -295,6 +295,7 @@ static int gcm_init(void *vctx, const unsigned char *key, size_t keylen,
                     const OSSL_PARAM params[], int enc)
 {
     gcm_pctx *c = vctx;
+    const int old_enc = c->enc;
 
     c->enc = enc;
     if (iv != NULL) {
@@ -305,6 +306,11 @@ static int gcm_init(void *vctx, const unsigned char *key, size_t keylen,
         c->ivlen = ivlen;
         memcpy(c->iv, iv, ivlen);
         c->iv_state = IV_BUFFERED;
+    } else if (c->iv_state == IV_COPIED && c->data_started &&
+               enc != old_enc) {
+        /* D8: the other direction in the middle of a message (OpenSSL
+         * 3.0 goes on with one GHASH over both) */
+        c->iv_state = IV_FINISHED;
     }
     if (key != NULL) {
         if (keylen != c->keylen) {
