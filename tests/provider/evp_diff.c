@@ -52,7 +52,7 @@
  * facts to one of these; nothing else may differ. D5 is a directed check
  * only (overlap()); the random calls never overlap their buffers.
  */
-enum { D_NONE, D1, D2, D3, D4, D5, D6, D7, ND };
+enum { D_NONE, D1, D2, D3, D4, D5, D6, D7, D8, ND };
 static const char *const DELIBERATE[ND] = {
     [D1] = "GCM: AAD/data/final after a failed decryption final, until a new IV",
     [D2] = "GCM: AAD/data/final after a key-only init once the IV was in use",
@@ -62,6 +62,8 @@ static const char *const DELIBERATE[ND] = {
     [D6] = "GCM: AAD after a zero-length EVP_Cipher data call",
     [D7] = "GCM TLS: IV under 8 bytes for tlsivgen/records, tlsivinv or "
            "tlsivfixed longer than the IV",
+    [D8] = "GCM: AAD/data/final after an init that changed the direction"
+           " mid-message, until a new IV",
 };
 static unsigned long hits[ND], refused_both[ND];
 
@@ -199,6 +201,10 @@ static void update(pair *P, const op *o, int ok, const unsigned char *pre)
             s->unsure |= ok;
             return;
         }
+        /* D8: the other direction, no new IV, once data started */
+        if (P->gcm && !o->iv && enc != s->enc && s->ivs == COPIED
+            && (s->zero_data || s->real_data) && !s->voided)
+            s->voided = D8;
         s->enc = enc;
         if (o->iv && P->gcm) {
             s->ivs = BUFFERED;
@@ -716,8 +722,9 @@ int main(int argc, char **argv)
     rng.s = seed;
     for (unsigned long i = 0; i < count; i++)
         bad += (unsigned long)!sequence(&P, ciph);
-    printf("%lu sequences, %lu calls (%lu calls per side and compared),"
-           " %lu mismatching sequences\n", st.seqs, st.ops, st.calls / 2, bad);
+    printf("%lu sequences, %lu operations, %lu EVP calls per side (each"
+           " compared; parameter snapshots included), %lu mismatching"
+           " sequences\n", st.seqs, st.ops, st.calls / 2, bad);
     printf("random IVs matched: %lu (encryption without IV), %lu (tlsivfixed);"
            " decryption finals with the right tag: %lu; TLS records: %lu"
            " encrypted, %lu decrypted; re-inits: %lu\n", st.randiv, st.randfix,

@@ -23,7 +23,7 @@ typedef struct {
     int has_cipher, enc, key_set, ivs, iv_gen, taglen_set, tls_aad, unsure;
     size_t ivlen;
     unsigned tls_len;   /* the length field of the last tlsaad */
-    int voided;         /* D1/D2: rijn's IV is spent, default's is not */
+    int voided;         /* D1/D2/D8: rijn's IV is spent, default's not */
     int zero_data, real_data; /* since the IV was started */
     int tx_ok;          /* the message so far, to make its right tag */
     int evp_enc;        /* EVP's own direction (what enc -1 means) */
