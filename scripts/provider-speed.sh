@@ -63,22 +63,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/rijn-provider-speed.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 unset RIJN_PROVIDER_TRACE OPENSSL_MODULES
 conf=$tmp/rijn.cnf
-cat >"$conf" <<EOF
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-alg_section = algorithm_sect
-[provider_sect]
-default = default_sect
-rijn = rijn_sect
-[default_sect]
-activate = 1
-[rijn_sect]
-module = $module
-activate = 1
-[algorithm_sect]
-default_properties = ?provider=rijn
-EOF
+# the configuration users get (provider/rijn.cnf), with this module
+sed "s|^module = .*|module = $module|" "$root/provider/rijn.cnf" >"$conf"
 
 cpu() { awk -F': *' -v k="$1" '$1 ~ "^"k"[ \t]*$" { print $2; exit }' /proc/cpuinfo; }
 flags=$(cpu flags)

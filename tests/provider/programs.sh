@@ -56,22 +56,8 @@ trap 'exit 1' INT TERM HUP
 # one with the default provider alone.
 rijn_conf=$tmp/rijn.cnf
 ref_conf=$tmp/default.cnf
-cat >"$rijn_conf" <<EOF
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-alg_section = algorithm_sect
-[provider_sect]
-default = default_sect
-rijn = rijn_sect
-[default_sect]
-activate = 1
-[rijn_sect]
-module = $module
-activate = 1
-[algorithm_sect]
-default_properties = ?provider=rijn
-EOF
+# the configuration users get (provider/rijn.cnf), with this module
+sed "s|^module = .*|module = $module|" "$here/../../provider/rijn.cnf" >"$rijn_conf"
 cat >"$ref_conf" <<EOF
 openssl_conf = openssl_init
 [openssl_init]

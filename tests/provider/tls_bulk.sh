@@ -17,6 +17,7 @@
 set -u
 
 [ -z "${RIJN_PROGRAMS_SKIP:-}" ] || { echo "skip: $RIJN_PROGRAMS_SKIP"; exit 77; }
+here=$(cd "$(dirname "$0")" && pwd)
 runner=()
 if [ "${1:-}" = --run ]; then
     runner=("$2")
@@ -36,22 +37,8 @@ trap 'rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-cat >"$tmp/rijn.cnf" <<EOF
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-alg_section = algorithm_sect
-[provider_sect]
-default = default_sect
-rijn = rijn_sect
-[default_sect]
-activate = 1
-[rijn_sect]
-module = $module
-activate = 1
-[algorithm_sect]
-default_properties = ?provider=rijn
-EOF
+# the configuration users get (provider/rijn.cnf), with this module
+sed "s|^module = .*|module = $module|" "$here/../../provider/rijn.cnf" >"$tmp/rijn.cnf"
 
 # run NAME ALG BYTES PROVIDER [TLS_BULK_OPTS...]: one run, its checks.
 run() {
