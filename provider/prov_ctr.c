@@ -261,19 +261,19 @@ static int ctr_xor(ctr_pctx *c, unsigned char *out, const unsigned char *in,
     return 1;
 }
 
-static int ctr_update(void *vctx, unsigned char *out, size_t *outl,
-                      size_t outsize, const unsigned char *in, size_t inl)
+/* OpenSSL 3.0.22 refuses every call of a CTR context before its key. */
+static int ctr_has_key(ctr_pctx *c)
 {
-    ctr_pctx *c = vctx;
-
-    if (!c->key_set) {
+    if (!c->key_set)
         RP_ERR(c->prov, RP_R_NO_KEY_SET);
-        return 0;
-    }
-    if (inl == 0) {
-        *outl = 0;
-        return 1;
-    }
+    return c->key_set;
+}
+
+/* The body update and cipher share: room checked, then the stream. */
+static int ctr_run_checked(ctr_pctx *c, unsigned char *out, size_t *outl,
+                           size_t outsize, const unsigned char *in,
+                           size_t inl)
+{
     if (outsize < inl) {
         RP_ERR(c->prov, RP_R_OUTPUT_BUFFER_TOO_SMALL);
         return 0;
@@ -283,6 +283,22 @@ static int ctr_update(void *vctx, unsigned char *out, size_t *outl,
         return 0;
     }
     *outl = inl;
+    return 1;
+}
+
+static int ctr_update(void *vctx, unsigned char *out, size_t *outl,
+                      size_t outsize, const unsigned char *in, size_t inl)
+{
+    ctr_pctx *c = vctx;
+
+    if (!ctr_has_key(c))
+        return 0;
+    if (inl == 0) {
+        *outl = 0;
+        return 1;
+    }
+    if (!ctr_run_checked(c, out, outl, outsize, in, inl))
+        return 0;
     /* A TLS record decrypted with a MAC after it: the MAC is handed back
      * through tls-mac and not counted as output (as OpenSSL does). */
     if (!c->enc && c->tlsversion > 0 && c->tlsmacsize > 0) {
@@ -297,14 +313,10 @@ static int ctr_update(void *vctx, unsigned char *out, size_t *outl,
 static int ctr_final(void *vctx, unsigned char *out, size_t *outl,
                      size_t outsize)
 {
-    ctr_pctx *c = vctx;
-
     (void)out;
     (void)outsize;
-    if (!c->key_set) {
-        RP_ERR(c->prov, RP_R_NO_KEY_SET);
+    if (!ctr_has_key(vctx))
         return 0;
-    }
     *outl = 0;
     return 1;
 }
@@ -312,22 +324,8 @@ static int ctr_final(void *vctx, unsigned char *out, size_t *outl,
 static int ctr_cipher(void *vctx, unsigned char *out, size_t *outl,
                       size_t outsize, const unsigned char *in, size_t inl)
 {
-    ctr_pctx *c = vctx;
-
-    if (!c->key_set) {
-        RP_ERR(c->prov, RP_R_NO_KEY_SET);
-        return 0;
-    }
-    if (outsize < inl) {
-        RP_ERR(c->prov, RP_R_OUTPUT_BUFFER_TOO_SMALL);
-        return 0;
-    }
-    if (!ctr_xor(c, out, in, inl)) {
-        RP_ERR(c->prov, RP_R_CIPHER_OPERATION_FAILED);
-        return 0;
-    }
-    *outl = inl;
-    return 1;
+    return ctr_has_key(vctx) &&
+           ctr_run_checked(vctx, out, outl, outsize, in, inl);
 }
 
 static int ctr_get_ctx_params(void *vctx, OSSL_PARAM params[])
