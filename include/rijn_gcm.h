@@ -199,7 +199,8 @@ typedef struct rijn_gcm_ctx {
     const rijn_gcm_key *key;
     unsigned char y[16];     /* GHASH accumulator */
     unsigned char ctr[16];   /* counter block of the next keystream block */
-    unsigned char ek0[16];   /* E_K(J0), added to the tag */
+    unsigned char j0[16];    /* J0 (E_K(J0), the tag's mask, is made at
+                                the end) */
     unsigned char ks[16];    /* keystream of the current partial block */
     unsigned char buf[16];   /* partial block of AAD or ciphertext */
     uint64_t aad_len, len;   /* bytes so far */

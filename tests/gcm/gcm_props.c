@@ -758,7 +758,7 @@ static void wipes(void)
         if (end == 0 ? !all_are((const uint8_t *)&c, sizeof c, 0)
                      : !all_are(c.y, sizeof c.y, 0) ||
                            !all_are(c.ctr, sizeof c.ctr, 0) ||
-                           !all_are(c.ek0, sizeof c.ek0, 0) ||
+                           !all_are(c.j0, sizeof c.j0, 0) ||
                            !all_are(c.ks, sizeof c.ks, 0) ||
                            !all_are(c.buf, sizeof c.buf, 0) ||
                            c.aad_len != 0 || c.len != 0 || c.used != 0 ||
