@@ -35,6 +35,13 @@
  *              through the mode's short path (one ctr32 batch with E(J0),
  *              one blocks call; see oneshot_short in gcm.c), which still
  *              takes those with a partial last block.
+ *   oneshot    (optional, with enc/dec) a whole one-shot message of len <=
+ *              RIJN_GCM_SHORT_DATA bytes and aad_len <= RIJN_GCM_SHORT_AAD,
+ *              any lengths, from J0 (j0): out[i] = in[i] ^ keystream from
+ *              inc32(J0), tag = the full 16-byte tag; when decrypting, in
+ *              is read once and what is hashed is what was decrypted. Used
+ *              by the mode for every such message instead of its short
+ *              path.
  */
 #ifndef RIJN_GHASH_H
 #define RIJN_GHASH_H
@@ -55,7 +62,16 @@ typedef struct rijn_ghash_engine {
     void (*dec)(const rijn_aes_key *k, const uint64_t *hk, uint8_t y[16],
                 const uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                 size_t nblocks);
+    void (*oneshot)(const rijn_aes_key *k, const uint64_t *hk,
+                    const uint8_t j0[16], uint8_t *out, const uint8_t *in,
+                    size_t len, const uint8_t *aad, size_t aad_len,
+                    int decrypt, uint8_t tag[16]);
 } rijn_ghash_engine;
+
+/* Short one-shot messages (gcm.c's short path, engines' oneshot): at most
+ * this many bytes of data and of AAD. */
+#define RIJN_GCM_SHORT_DATA (7 * 16)
+#define RIJN_GCM_SHORT_AAD (4 * 16)
 
 /* By name; NULL if not compiled in (src/modes/gcm.c). */
 const rijn_ghash_engine *rijn_ghash_find(const char *name);

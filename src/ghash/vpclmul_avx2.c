@@ -579,6 +579,173 @@ VP_INLINE void vp_crypt(const rijn_aes_key *key, const uint64_t *hk,
     gx_store(y, acc);
 }
 
+/* 16 bytes of 0xff then 16 of zero: the 16 bytes at 16 - r keep the first
+ * r bytes of a block (1 <= r <= 15) and clear the rest. */
+static const uint8_t vp_keep[32] = {
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+
+/* The block of p's first r bytes (0 < r < 16), zero-padded; p is read
+ * once, through t (wiped by the caller). */
+VP_INLINE __m128i vp_partial(const uint8_t *p, size_t r, uint8_t t[16])
+{
+    __m128i v;
+
+    memset(t, 0, 16);
+    memcpy(t, p, r);
+    v = _mm_load_si128((const __m128i *)(const void *)t);
+    RIJN_READ_ONCE_VEC(v);
+    return v;
+}
+
+/* Blocks 2j, 2j+1 of the n bytes at p (zero past n; a partial block
+ * through t), each byte read once. */
+VP_INLINE __m256i vp_pair(const uint8_t *p, size_t n, size_t j, uint8_t t[16])
+{
+    const size_t full = n / 16, rest = n % 16;
+    __m128i lo, hi;
+
+    if (2 * j + 2 <= full) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32 * j));
+        RIJN_READ_ONCE_VEC(v);
+        return v;
+    }
+    if (2 * j + 1 <= full) {
+        lo = _mm_loadu_si128((const __m128i *)(const void *)(p + 32 * j));
+        RIJN_READ_ONCE_VEC(lo);
+        hi = rest > 0 ? vp_partial(p + 32 * j + 16, rest, t) : _mm_setzero_si128();
+    } else {
+        lo = 2 * j == full && rest > 0 ? vp_partial(p + 32 * j, rest, t)
+                                       : _mm_setzero_si128();
+        hi = _mm_setzero_si128();
+    }
+    return _mm256_set_m128i(hi, lo);
+}
+
+/*
+ * ghash.h, oneshot, with 1 + nd <= 2n (n = 1, 2 or 4 YMM, constant): the
+ * data blocks and E(J0) as one AES batch, data block i in lane i and J0
+ * in lane nd (the first free one), so that every register of data is a
+ * plain 32-byte load; then one GHASH, schoolbook, one reduction, over the
+ * AAD (na <= 4 blocks), the ciphertext and the lengths block, each pair
+ * of blocks b, b+1 of that sequence of nt times [H^(nt-b), H^(nt-b-1)].
+ * Each input byte is loaded once (decryption hashes the registers it
+ * decrypted); only a partial block goes through the stack, wiped after.
+ */
+VP_INLINE void vp_oneshot_n(const rijn_aes_key *key, const uint8_t *hk,
+                            const uint8_t j0[16], uint8_t *out,
+                            const uint8_t *in, size_t len,
+                            const uint8_t *aad, size_t aad_len, int decrypt,
+                            uint8_t tag[16], const size_t n)
+{
+    const size_t nd = (len + 15) / 16, full = len / 16, rest = len % 16;
+    const size_t na = (aad_len + 15) / 16, nt = na + nd + 1;
+    const __m256i bswap = BSWAP256;
+    /* J0 with its low word native (V2_SWAP32), in both lanes */
+    const __m256i cj = _mm256_broadcastsi128_si256(_mm_shuffle_epi8(
+        rijn_x86_load_ctr(j0), _mm256_castsi256_si128(V2_SWAP32)));
+    const __m256i jb = _mm256_shuffle_epi8(cj, V2_SWAP32); /* J0 as a block */
+    const __m256i ndv = _mm256_set1_epi64x((long long)nd);
+    RIJN_ALIGN(16) uint8_t t[16];
+    __m256i s[4], kl;
+    __m128i ek0 = _mm_setzero_si128();
+    vp_acc a;
+    size_t j;
+
+    /* lane i: J0 + 1 + i; lane nd: J0 */
+    v2_counters(_mm256_add_epi32(cj, _mm256_set_epi32(2, 0, 0, 0, 1, 0, 0, 0)),
+                s, n);
+    RIJN_UNROLL(4)
+    for (j = 0; j < n; j++)
+        s[j] = _mm256_blendv_epi8(
+            s[j], jb,
+            _mm256_cmpeq_epi64(_mm256_set_epi64x((long long)(2 * j + 1),
+                                                 (long long)(2 * j + 1),
+                                                 (long long)(2 * j),
+                                                 (long long)(2 * j)),
+                               ndv));
+    v2_rounds(key, s, n, key->rounds);
+    kl = v2_rk(key, key->rounds);
+
+    /* the AAD's products first: they do not wait for the AES */
+    a.lo = a.mi = a.hi = _mm256_setzero_si256();
+    for (j = 0; 2 * j < na; j++)
+        vp_madd_s(&a, _mm256_shuffle_epi8(vp_pair(aad, aad_len, j, t), bswap),
+                  vp_pow2(hk, nt - 2 * j), 0);
+
+    RIJN_UNROLL(4)
+    for (j = 0; j < n; j++) {
+        const __m256i d = vp_pair(in, len, j, t);
+        const __m256i o = _mm256_aesenclast_epi128(s[j], _mm256_xor_si256(kl, d));
+        __m256i c = d;
+
+        if (2 * j == nd)
+            ek0 = _mm256_castsi256_si128(o);
+        else if (2 * j + 1 == nd)
+            ek0 = _mm256_extracti128_si256(o, 1);
+        if (2 * j >= nd)
+            continue;
+        /* out: whole blocks stored, a partial one through t */
+        if (2 * j + 2 <= full) {
+            _mm256_storeu_si256((__m256i *)(void *)(out + 32 * j), o);
+        } else {
+            __m128i lo = _mm256_castsi256_si128(o);
+            if (2 * j + 1 <= full) {
+                _mm_storeu_si128((__m128i *)(void *)(out + 32 * j), lo);
+                lo = _mm256_extracti128_si256(o, 1);
+            }
+            if (rest > 0 && 2 * j + 1 >= full) {
+                _mm_store_si128((__m128i *)(void *)t, lo);
+                memcpy(out + 16 * full, t, rest);
+            }
+        }
+        if (!decrypt) {
+            /* the ciphertext as hashed: lanes past the data cleared (one
+             * holds E(J0)), a partial block's keystream bytes too */
+            __m128i lo = _mm256_castsi256_si128(o), hi = _mm256_extracti128_si256(o, 1);
+            const __m128i keep = rest > 0 ? _mm_loadu_si128((const __m128i *)(const void *)(
+                                                vp_keep + 16 - rest))
+                                          : _mm_set1_epi8(-1);
+            if (2 * j + 1 >= nd)
+                hi = _mm_setzero_si128();
+            if (2 * j == full)
+                lo = _mm_and_si128(lo, keep);
+            else if (2 * j + 1 == full)
+                hi = _mm_and_si128(hi, keep);
+            c = _mm256_set_m128i(hi, lo);
+        }
+        vp_madd_s(&a, _mm256_shuffle_epi8(c, bswap), vp_pow2(hk, nt - na - 2 * j), 0);
+    }
+    /* the lengths block (reflected: the bit lengths as two words) times H */
+    vp_madd_s(&a,
+              _mm256_zextsi128_si256(_mm_set_epi64x((long long)((uint64_t)aad_len * 8),
+                                                    (long long)((uint64_t)len * 8))),
+              vp_pow1(hk), 0);
+    _mm_storeu_si128((__m128i *)(void *)tag,
+                     _mm_xor_si128(_mm_shuffle_epi8(vp_fold(a.lo, a.mi, a.hi),
+                                                    GX_BSWAP128),
+                                   ek0));
+    rijn_burn(t, sizeof t);
+}
+
+VP_FN static void vp_oneshot(const rijn_aes_key *key, const uint64_t *hk,
+                             const uint8_t j0[16], uint8_t *out,
+                             const uint8_t *in, size_t len, const uint8_t *aad,
+                             size_t aad_len, int decrypt, uint8_t tag[16])
+{
+    const size_t nd = (len + 15) / 16;
+
+    if (nd + 1 <= 2)
+        vp_oneshot_n(key, vp_bytes(hk), j0, out, in, len, aad, aad_len,
+                     decrypt, tag, 1);
+    else if (nd + 1 <= 4)
+        vp_oneshot_n(key, vp_bytes(hk), j0, out, in, len, aad, aad_len,
+                     decrypt, tag, 2);
+    else
+        vp_oneshot_n(key, vp_bytes(hk), j0, out, in, len, aad, aad_len,
+                     decrypt, tag, 4);
+}
+
 VP_FN static void vp_enc(const rijn_aes_key *key, const uint64_t *hk,
                          uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
                          const uint8_t *in, size_t nblocks)
@@ -603,6 +770,7 @@ const rijn_ghash_engine rijn_ghash_vpclmul_avx2 = {
     .fused_aes = "vaes-avx2",
     .enc = vp_enc,
     .dec = vp_dec,
+    .oneshot = vp_oneshot,
 };
 
 #else

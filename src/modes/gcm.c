@@ -327,9 +327,8 @@ static int valid_lengths(size_t iv_len, size_t tag_len, size_t aad_len,
            within(aad_len, GCM_MAX_AAD) && within(len, GCM_MAX_DATA);
 }
 
-/* Short one-shot messages: at most this many bytes of data and of AAD. */
-#define SHORT_DATA (7 * 16)
-#define SHORT_AAD (4 * 16)
+#define SHORT_DATA RIJN_GCM_SHORT_DATA
+#define SHORT_AAD RIJN_GCM_SHORT_AAD
 
 /*
  * A short message in two kernel calls instead of four or five: E(J0) and
@@ -382,6 +381,13 @@ static void oneshot(const rijn_gcm_key *k, uint8_t *out, uint8_t tag[16],
     uint8_t ctr[16], iv0[16], ek0[16], y[16] = {0};
     size_t full = len / 16, rest = len % 16;
 
+    if (len <= SHORT_DATA && aad_len <= SHORT_AAD && k->fused &&
+        k->ghash->oneshot != NULL) {
+        j0(k, iv0, iv, iv_len);
+        k->ghash->oneshot(&k->aes, k->h, iv0, out, in, len, aad, aad_len,
+                          decrypt, tag);
+        return;
+    }
     if (len <= SHORT_DATA && aad_len <= SHORT_AAD &&
         (!(k->fused && k->ghash->fused_short) || len % 16 != 0)) {
         oneshot_short(k, out, tag, iv, iv_len, aad, aad_len, in, len,

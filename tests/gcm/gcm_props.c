@@ -193,6 +193,72 @@ static void lengths(void)
         tu_pass();
 }
 
+/*
+ * The one-shot short path (gcm.c, and the engines' oneshot kernels):
+ * every data length 0..113 with every AAD length 0..65 (one past each
+ * limit, so the longer path is met too), each key size, 12-byte IVs and
+ * other lengths, out of place with guard bytes around the output, and in
+ * place; decryption of the oracle's ciphertext each time.
+ */
+static void short_messages(void)
+{
+    static const size_t ivls[] = {12, 12, 12, 1, 16, 60};
+    keys ks;
+    uint8_t iv[64], tag[16], wtag[16];
+    unsigned long bad = tu_failures();
+    char msg[160];
+
+    for (size_t kl = 16; kl <= 32; kl += 8) {
+        if (keys_set(&ks, kl) != 0)
+            return;
+        for (size_t len = 0; len <= RIJN_GCM_SHORT_DATA + 1; len++) {
+            for (size_t al = 0; al <= RIJN_GCM_SHORT_AAD + 1;
+                 al += g_quick ? 3 : 1) {
+                const size_t il = ivls[(len + al) % 6];
+                tu_buf out;
+                tu_rng_fill(&g_rng, iv, il);
+                rijn_gcm_encrypt(&ks.o, g_want, wtag, 16, iv, il, g_aad, al,
+                                 g_pt, len);
+                tu_buf_init(&out, len, (len + al) % 32);
+                rijn_gcm_encrypt(&ks.k, out.p, tag, 16, iv, il, g_aad, al,
+                                 g_pt, len);
+                snprintf(msg, sizeof msg, "short: AES-%zu len %zu aad %zu "
+                         "iv %zu", 8 * kl, len, al, il);
+                if (!tu_check_eq(out.p, g_want, len, msg) ||
+                    !tu_check_eq(tag, wtag, 16, msg) ||
+                    !tu_buf_guards_ok(&out, msg)) {
+                    tu_buf_free(&out);
+                    goto done;
+                }
+                /* in place, decrypting the oracle's ciphertext */
+                memcpy(out.p, g_want, len);
+                if (rijn_gcm_decrypt(&ks.k, out.p, wtag, 16, iv, il, g_aad,
+                                     al, out.p, len) != 0 ||
+                    !tu_check_eq(out.p, g_pt, len, msg) ||
+                    !tu_buf_guards_ok(&out, msg)) {
+                    tu_fail("%s: in-place decryption", msg);
+                    tu_buf_free(&out);
+                    goto done;
+                }
+                /* a flipped tag bit: refused, the output zeroed */
+                wtag[(len + al) % 16] ^= 0x10;
+                if (rijn_gcm_decrypt(&ks.k, out.p, wtag, 16, iv, il, g_aad,
+                                     al, g_want, len) == 0) {
+                    tu_fail("%s: a wrong tag is accepted", msg);
+                    tu_buf_free(&out);
+                    goto done;
+                }
+                tu_buf_free(&out);
+            }
+        }
+        keys_wipe(&ks);
+    }
+done:
+    keys_wipe(&ks);
+    if (tu_failures() == bad)
+        tu_pass();
+}
+
 static void splits(void)
 {
     keys ks;
@@ -819,6 +885,7 @@ int main(int argc, char **argv)
     tu_rng_fill(&g_rng, g_pt, sizeof g_pt);
     tu_rng_fill(&g_rng, g_aad, sizeof g_aad);
     lengths();
+    short_messages();
     splits();
     alignment();
     ivs();
