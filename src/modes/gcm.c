@@ -169,7 +169,20 @@ static void inc32(uint8_t ctr[16], uint64_t n)
         }
         return;
     }
-    rijn_store32_be(ctr + 12, rijn_load32_be(ctr + 12) + (uint32_t)n);
+    /* bytes 8..15 as one 8-byte word: the kernels load the counter block
+     * as two 8-byte words (rijn_x86_load_ctr), which a store of 4 bytes
+     * in the middle of one could not be forwarded to */
+    uint64_t w = rijn_load64_be(ctr + 8);
+    rijn_store64_be(ctr + 8, (w & ~(uint64_t)0xffffffff) |
+                                 (uint32_t)((uint32_t)w + (uint32_t)n));
+}
+
+/* b = the 12 bytes at iv, then the 32-bit big-endian word c; written as
+ * two 8-byte words (see inc32). */
+static void iv_block(uint8_t b[16], const uint8_t *iv, uint32_t c)
+{
+    memcpy(b, iv, 8);
+    rijn_store64_be(b + 8, (uint64_t)rijn_load32_be(iv + 8) << 32 | c);
 }
 
 /* ctr = J0 from the IV (5.2.1.1). */
@@ -177,8 +190,7 @@ static inline __attribute__((always_inline)) void j0(const rijn_gcm_key *k, uint
                size_t iv_len)
 {
     if (iv_len == 12) {
-        memcpy(ctr, iv, 12);
-        rijn_store32_be(ctr + 12, 1);
+        iv_block(ctr, iv, 1);
     } else {
         uint8_t lens[16] = {0};
         memset(ctr, 0, 16);
@@ -193,8 +205,12 @@ static void start(const rijn_gcm_key *k, uint8_t ctr[16], uint8_t iv0[16],
                   const uint8_t *iv, size_t iv_len)
 {
     j0(k, iv0, iv, iv_len);
-    memcpy(ctr, iv0, 16);
-    inc32(ctr, 1);
+    if (iv_len == 12) {
+        iv_block(ctr, iv, 2);
+    } else {
+        memcpy(ctr, iv0, 16);
+        inc32(ctr, 1);
+    }
 }
 
 /*
