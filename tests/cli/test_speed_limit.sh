@@ -6,7 +6,13 @@
 # limit_fraction per row. Rows of a backend with AES instructions (aesni,
 # vaes-avx2, vaes-avx512, armv8, ppc8) must reach a fraction in (0, 1.2]
 # (a fraction above 1.2 means the limit was measured wrong); rows of the
-# other backends and per-operation rows have none.
+# other backends and per-operation rows have none. With --gcm, the GCM
+# limit too (x86-64: AES rounds with GHASH's carry-less multiplies): a
+# line per width, measured where the CPU has the instructions, its c/B
+# not below the AES limit's (/1.05), its fraction of the AES limit in
+# (0, 1.05] and equal to the ratio of the two c/B; in --json a gcm_limit
+# per width; elsewhere "not measured". Copies of the output with a wrong
+# GCM limit put in must be rejected (the checks can fail).
 #
 #   sh tests/cli/test_speed_limit.sh path/to/rijn
 #
@@ -108,6 +114,11 @@ check_table() {
         }' "$2" >"$T/why" && pass "$(cat "$T/why")" || fail "$(cat "$T/why")"
 }
 
+# The AES limit's lines of a report (the GCM limit's follow with --gcm).
+aes_section() {
+    awk '/^GCM limit|^ratio/ {exit} /^AES limit/ {on = 1} on' "$1"
+}
+
 # check_limits NAME FILE MASK: a limit line per width of this build; a
 # measured one (positive numbers) exactly where the CPU, under MASK, has
 # the instruction.
@@ -123,7 +134,7 @@ check_limits() {
         zmm) need="aesni vaes avx512f" ;;
         v128) need= ;;
         esac
-        line=$(grep -E "^  $w +" "$2")
+        line=$(aes_section "$2" | grep -E "^  $w +")
         [ -n "$line" ] || continue
         have=1
         for n in $need; do has_feature "$feat" "$n" || have=0; done
@@ -143,6 +154,131 @@ check_limits() {
     grep -qE '^  xmm |^  v128 ' "$2" || bad="$bad; no xmm or v128 line"
     [ -z "$bad" ] && pass "$1: limit lines (features: $feat)" ||
         fail "$1: $bad: $(sed -n '/^AES limit/,/^ratio/p' "$2")"
+}
+
+# gcm_limit_problems FILE MASK: what is wrong with the GCM limit lines of
+# a --gcm report, one line each (nothing if they are right). x86-64 (the
+# AES limit has an xmm line): a line per width, measured exactly where the
+# CPU, under MASK, has the instructions; there each key size's c/B is at
+# least the AES limit's / 1.05, and the fraction of the AES limit is in
+# (0, 1.05] and equals AES c/B / GCM c/B (emulated: only positive).
+# Elsewhere "GCM limit: not measured (...)" and no such line.
+gcm_limit_problems() {
+    feat=$(features "$2")
+    want=
+    for w in xmm ymm zmm; do
+        case $w in
+        xmm) need="aesni pclmul" ;;
+        ymm) need="aesni vaes avx vpclmul" ;;
+        zmm) need="aesni vaes avx512f vpclmul" ;;
+        esac
+        have=1
+        for n in $need; do has_feature "$feat" "$n" || have=0; done
+        want="$want $w=$have"
+    done
+    awk -v want="$want" -v emu="$EMULATED" '
+        function abs(x) { return x < 0 ? -x : x }
+        BEGIN {
+            n = split(want, a, " ")
+            for (i = 1; i <= n; i++) {
+                split(a[i], kv, "=")
+                need[kv[1]] = kv[2]
+            }
+            num = "^[0-9]+\\.[0-9]+$"
+        }
+        /^AES limit:/ { sec = "aes"; next }
+        /^GCM limit:/ { sec = "gcm"; head = $0; next }
+        /^ratio =/ { sec = "" }
+        sec == "" || $0 !~ /^  (xmm|ymm|zmm|v128) / { next }
+        sec == "aes" {
+            if ($1 == "xmm")
+                x86 = 1
+            if ($0 !~ /not measured/)
+                for (k = 0; k < 3; k++)
+                    aes[$1, k] = $(NF - 5 + k)
+            next
+        }
+        {
+            w = $1
+            seen[w]++
+            if (need[w] != 1) {
+                if ($0 !~ /not measured: needs/)
+                    print w ": measured without its instructions: " $0
+                next
+            }
+            if ($0 ~ /not measured/) {
+                print w ": not measured: " $0
+                next
+            }
+            for (k = 0; k < 3; k++) {
+                c = $(NF - 5 + k)
+                f = $(NF - 2 + k)
+                ca = aes[w, k]
+                b = 128 + 64 * k
+                if (c !~ num || f !~ num || c + 0 <= 0 || f + 0 <= 0) {
+                    print w " " b ": c/B " c " or fraction " f \
+                        " not a positive number"
+                    continue
+                }
+                if (emu == 1)
+                    continue
+                if (f + 0 > 1.05)
+                    print w " " b ": fraction of the AES limit " f " > 1.05"
+                if (ca !~ num)
+                    print w " " b ": no AES limit to compare with"
+                else if (c + 0 < (ca + 0) / 1.05)
+                    print w " " b ": GCM limit " c " c/B below the AES " \
+                        "limit " ca " c/B"
+                else if (abs(f - ca / c) > 0.005 + 0.01 * f)
+                    print w " " b ": fraction " f " is not AES c/B / " \
+                        "GCM c/B = " ca "/" c
+            }
+        }
+        END {
+            if (!x86) {
+                if (head !~ /^GCM limit: not measured \(/)
+                    print "no \"GCM limit: not measured\" line: " head
+                for (w in seen)
+                    print "a GCM limit line for " w " here"
+                exit
+            }
+            if (head !~ /^GCM limit: (the AES rounds|none of these)/)
+                print "no GCM limit header: \"" head "\""
+            for (w in need)
+                if (seen[w] != 1)
+                    print w ": " (seen[w] + 0) " GCM limit lines"
+        }' "$1"
+}
+
+# check_gcm_limits NAME FILE MASK
+check_gcm_limits() {
+    gcm_limit_problems "$2" "$3" >"$T/gcmwhy"
+    [ ! -s "$T/gcmwhy" ] && pass "$1: GCM limit lines" ||
+        fail "$1: $(cat "$T/gcmwhy"): $(sed -n '/^GCM limit/,/^ratio/p' "$2")"
+}
+
+# The checks can fail: each copy of FILE (a --gcm report with a measured
+# GCM limit) with one thing made wrong must be rejected.
+check_gcm_rejects() {
+    for bad in fraction cpb ratio header; do
+        awk -v bad=$bad '
+            /^GCM limit:/ { sec = 1; if (bad == "header") next }
+            /^ratio =/ { sec = 0 }
+            sec && !done && /^  (xmm|ymm|zmm) / && !/not measured/ {
+                if (bad == "fraction") $NF = "1.300"
+                if (bad == "cpb") $(NF - 5) = "0.001"
+                if (bad == "ratio") $(NF - 2) = "0.010"
+                done = 1
+            }
+            { print }' "$1" >"$T/bad.txt"
+        if cmp -s "$1" "$T/bad.txt"; then
+            fail "GCM limit check ($bad): nothing to make wrong"
+        elif [ -n "$(gcm_limit_problems "$T/bad.txt" "$M0")" ]; then
+            pass "GCM limit check rejects a report with a wrong $bad"
+        else
+            fail "GCM limit check accepts a report with a wrong $bad"
+        fi
+    done
 }
 
 # ---------------------------------------------------------------------------
@@ -166,11 +302,20 @@ list=${list#,}
     fail "rijn speed --impl $list,ct64 failed"
 check_limits "speed (CTR)" "$T/ctr.txt" "$M0"
 check_table "speed (CTR) --impl $list,ct64" "$T/ctr.txt"
+grep -q '^GCM limit' "$T/ctr.txt" &&
+    fail "speed (CTR): a GCM limit without --gcm" ||
+    pass "speed (CTR): no GCM limit without --gcm"
 
-# AES-GCM, without peers
+# AES-GCM, without peers: the AES and the GCM limit
 "$RIJN" speed --gcm $SHORT --bits 256 --no-openssl --no-gcrypt \
     --impl "$list" >"$T/gcm.txt" || fail "rijn speed --gcm failed"
+check_limits "speed --gcm" "$T/gcm.txt" "$M0"
+check_gcm_limits "speed --gcm" "$T/gcm.txt" "$M0"
 check_table "speed --gcm --impl $list" "$T/gcm.txt"
+if [ "$EMULATED" != 1 ] &&
+    grep -qE '^GCM limit: the AES rounds' "$T/gcm.txt"; then
+    check_gcm_rejects "$T/gcm.txt"
+fi
 
 # --json: the aes_limit object and the fields of every row
 "$RIJN" speed $SHORT --bits 192 --no-openssl --no-gcrypt --json \
@@ -218,9 +363,60 @@ for r in d["results"]:
     else:
         assert f is None, r
 assert n > 0
+assert all("gcm_limit" not in w for w in lim["widths"]), "gcm_limit in CTR"
 EOF
         pass "speed --json: aes_limit and per-row limit fields" ||
         fail "speed --json: aes_limit or row fields wrong"
+    # --gcm: a gcm_limit per width
+    "$RIJN" speed --gcm $SHORT --bits 128 --no-openssl --no-gcrypt --json \
+        --impl "${list%%,*}" >"$T/gcm.json" ||
+        fail "rijn speed --gcm --json failed"
+    cat >"$T/gcm_json.py" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+emulated, feat = sys.argv[2] == "1", sys.argv[3].split(",")
+need = {"xmm": ["aesni", "pclmul"], "ymm": ["aesni", "vaes", "avx", "vpclmul"],
+        "zmm": ["aesni", "vaes", "avx512f", "vpclmul"]}
+n = want = 0
+for w in d["aes_limit"]["widths"]:
+    g = w["gcm_limit"]
+    if w["width"] not in need:  # aarch64, ppc64: no GCM limit
+        assert g["available"] is False and g["reason"], g
+        continue
+    have = all(x in feat for x in need[w["width"]])
+    want += have
+    assert g["available"] == have, (w["width"], feat, g)
+    if not have:
+        assert g["needs"], g
+        continue
+    assert g["multiplies_per_register"] == 3 and g["chains"] > 0 and \
+        g["runs"] > 0, g
+    assert [(x["bits"], x["rounds"]) for x in g["limits"]] == \
+        [(128, 10), (192, 12), (256, 14)], g
+    aes = {x["bits"]: x["cycles_per_byte"] for x in w["limits"]}
+    for x in g["limits"]:
+        f, c, ca = x["fraction_of_aes_limit"], x["cycles_per_byte"], \
+            aes[x["bits"]]
+        assert f is not None and f > 0 and c > 0 and x["gbps"] > 0, x
+        if not emulated:
+            assert f <= 1.05 and c >= ca / 1.05, (x, ca)
+        assert abs(f - ca / c) <= 0.002 + 0.002 * f, (x, ca)
+        n += 1
+assert n == 3 * want, (n, want)
+EOF
+    python3 "$T/gcm_json.py" "$T/gcm.json" "$EMULATED" "$(features "$M0")" &&
+        pass "speed --gcm --json: gcm_limit per width" ||
+        fail "speed --gcm --json: gcm_limit wrong"
+    # ... and the check can fail: a fraction of the AES limit of 1.3
+    if [ "$EMULATED" != 1 ] &&
+        grep -q '"fraction_of_aes_limit": [0-9]' "$T/gcm.json"; then
+        f='"fraction_of_aes_limit"'
+        sed "s/$f: [0-9.]*/$f: 1.3/" "$T/gcm.json" >"$T/bad.json"
+        python3 "$T/gcm_json.py" "$T/bad.json" 0 "$(features "$M0")" \
+            2>/dev/null &&
+            fail "speed --gcm --json: check accepts a fraction of 1.3" ||
+            pass "speed --gcm --json: check rejects a fraction of 1.3"
+    fi
 else
     grep -q '"aes_limit": {"measured": true' "$T/ctr.json" &&
         grep -q '"limit_fraction": [0-9]' "$T/ctr.json" &&
@@ -255,13 +451,15 @@ for m in vaes avx512f aesni aes vcrypto; do
         is_hw "$b" && mlist="$mlist,$b"
     done
     mlist=${mlist#,}
-    RIJN_CPU_MASK=$mask "$RIJN" speed $SHORT --bits 128 --no-openssl \
-        --no-gcrypt --impl "${mlist:-ct64}" >"$T/mask.txt" ||
-        fail "RIJN_CPU_MASK=$mask rijn speed failed"
-    check_limits "RIJN_CPU_MASK=$mask speed" "$T/mask.txt" "$mask"
+    RIJN_CPU_MASK=$mask "$RIJN" speed --gcm $SHORT --bits 128 \
+        --no-openssl --no-gcrypt --impl "${mlist:-ct64}" >"$T/mask.txt" ||
+        fail "RIJN_CPU_MASK=$mask rijn speed --gcm failed"
+    check_limits "RIJN_CPU_MASK=$mask speed --gcm" "$T/mask.txt" "$mask"
+    check_gcm_limits "RIJN_CPU_MASK=$mask speed --gcm" "$T/mask.txt" "$mask"
     # with no backend left that has AES instructions, nothing to check
     [ -z "$mlist" ] ||
-        check_table "RIJN_CPU_MASK=$mask speed --impl $mlist" "$T/mask.txt"
+        check_table "RIJN_CPU_MASK=$mask speed --gcm --impl $mlist" \
+            "$T/mask.txt"
 done
 
 [ $failures -eq 0 ] || { echo "$failures failure(s)" >&2; exit 1; }

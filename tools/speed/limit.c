@@ -12,6 +12,12 @@
  * or thread CPU time with --cpu-time), like the rows: a row's fraction of
  * the limit is a ratio of two rates on the same clock and does not depend
  * on the core-clock estimate, which only converts the limit to cycles.
+ *
+ * With --gcm, also the GCM limit (x86-64): the same kind of loop with, for
+ * every 10/12/14 rounds (one register of blocks), the 3 carry-less
+ * multiplies of GHASH's Karatsuba products at the same width, independent
+ * and spread between the rounds. Where the multiplier shares execution
+ * units with AES, this is below the AES limit whatever a kernel does.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -28,19 +34,25 @@ typedef struct width_info {
     const char *insn;    /* one round */
     unsigned bytes;      /* register width */
     uint32_t needs;      /* RIJN_CPU_* bits the instruction needs */
+    const char *mul;     /* GCM limit: the carry-less multiply */
+    uint32_t mul_needs;  /* RIJN_CPU_* bits the GCM-limit loop needs */
 } width_info;
 
 static const width_info widths[LIM_NWIDTH] = {
-    {"xmm", "aesni", "aesenc", 16, RIJN_CPU_AESNI},
+    {"xmm", "aesni", "aesenc", 16, RIJN_CPU_AESNI, "pclmulqdq",
+     RIJN_CPU_AESNI | RIJN_CPU_PCLMUL},
     /* VAES widens AES-NI: a CPU has both, RIJN_CPU_MASK may not */
     {"ymm", "vaes-avx2", "vaesenc ymm", 32,
-     RIJN_CPU_AESNI | RIJN_CPU_VAES | RIJN_CPU_AVX},
+     RIJN_CPU_AESNI | RIJN_CPU_VAES | RIJN_CPU_AVX, "vpclmulqdq ymm",
+     RIJN_CPU_AESNI | RIJN_CPU_VAES | RIJN_CPU_AVX | RIJN_CPU_VPCLMUL},
     {"zmm", "vaes-avx512", "vaesenc zmm", 64,
-     RIJN_CPU_AESNI | RIJN_CPU_VAES | RIJN_CPU_AVX512F},
+     RIJN_CPU_AESNI | RIJN_CPU_VAES | RIJN_CPU_AVX512F, "vpclmulqdq zmm",
+     RIJN_CPU_AESNI | RIJN_CPU_VAES | RIJN_CPU_AVX512F | RIJN_CPU_VPCLMUL},
 #if defined(__aarch64__)
-    {"v128", "armv8", "aese+aesmc", 16, RIJN_CPU_ARM_AES},
+    /* no GCM-limit loop (limit_gcm_kernel_has() says 0) */
+    {"v128", "armv8", "aese+aesmc", 16, RIJN_CPU_ARM_AES, NULL, 0},
 #else
-    {"v128", "ppc8", "vcipher", 16, RIJN_CPU_PPC_CRYPTO},
+    {"v128", "ppc8", "vcipher", 16, RIJN_CPU_PPC_CRYPTO, NULL, 0},
 #endif
 };
 
@@ -48,22 +60,36 @@ static const width_info widths[LIM_NWIDTH] = {
 #define MIN_TRIALS 16
 #define MAX_TRIALS 2000
 
+#define GCM_MULS 3 /* carry-less multiplies per register of blocks */
+
 static int measured;               /* limit_measure() ran */
 static double rate[LIM_NWIDTH];    /* byte-rounds per second; 0: none */
 static int trials[LIM_NWIDTH];     /* runs timed */
+static int gcm_measured;           /* ... and the GCM limit asked for */
+static double gcm_rate[LIM_NWIDTH][3]; /* bytes/s per key size; 0: none */
+static int gcm_trials[LIM_NWIDTH][3];
 
 static unsigned rounds_of(unsigned bits)
 {
     return 6 + bits / 32; /* 10, 12, 14 */
 }
 
-/* Byte-rounds per second at width w: the second fastest of many short
- * runs (the fastest could be a timer glitch), after a warm-up that also
- * sizes a run. On a shared machine a run is only ever slowed down. */
-static double measure_width(int w, double budget)
+/* A loop to time: `rounds` is that of the key size (GCM limit only). */
+typedef void (*kernel_fn)(int w, unsigned rounds, uint64_t iters);
+
+static void aes_kernel(int w, unsigned rounds, uint64_t iters)
 {
-    const double per_iter =
-        (double)limit_kernel_per_iter() * widths[w].bytes;
+    (void)rounds;
+    limit_kernel_run(w, iters);
+}
+
+/* The work per second of a kernel (per_iter units an iteration) at width
+ * w: the second fastest of many short runs (the fastest could be a timer
+ * glitch), after a warm-up that also sizes a run; *ntrials: the runs. On
+ * a shared machine a run is only ever slowed down. */
+static double measure_kernel(kernel_fn run, int w, unsigned rounds,
+                             double per_iter, double budget, int *ntrials)
+{
     double t = 0, best = 0, second = 0, warm_end, end;
     uint64_t n = 16;
     int i;
@@ -73,7 +99,7 @@ static double measure_width(int w, double budget)
     warm_end = clock_wall() + 0.001;
     for (;;) {
         double t0 = clock_now();
-        limit_kernel_run(w, n);
+        run(w, rounds, n);
         t = clock_now() - t0;
         if ((t >= TRIAL_SECONDS && clock_wall() >= warm_end) ||
             n > ((uint64_t)1 << 40))
@@ -88,7 +114,7 @@ static double measure_width(int w, double budget)
     for (i = 0; i < MAX_TRIALS && (i < MIN_TRIALS || clock_wall() < end);
          i++) {
         double t0 = clock_now();
-        limit_kernel_run(w, n);
+        run(w, rounds, n);
         t = clock_now() - t0;
         if (t <= 0)
             continue;
@@ -99,19 +125,40 @@ static double measure_width(int w, double budget)
             second = t;
         }
     }
-    trials[w] = i;
+    *ntrials = i;
     return second > 0 ? per_iter * (double)n / second : 0;
 }
 
-void limit_measure(int quick)
+void limit_measure(int quick, int gcm)
 {
     uint32_t have = rijn_cpu_features_get();
+    double budget = quick ? 0.010 : 0.020;
 
     measured = 1;
     for (int w = 0; w < LIM_NWIDTH; w++) {
         rate[w] = 0;
         if (limit_kernel_has(w) && (have & widths[w].needs) == widths[w].needs)
-            rate[w] = measure_width(w, quick ? 0.010 : 0.020);
+            rate[w] = measure_kernel(
+                aes_kernel, w, 0,
+                (double)limit_kernel_per_iter() * widths[w].bytes, budget,
+                &trials[w]);
+    }
+    gcm_measured = gcm;
+    for (int w = 0; w < LIM_NWIDTH; w++) {
+        for (int k = 0; k < 3; k++) {
+            unsigned rounds = rounds_of(128 + 64 * (unsigned)k);
+            /* bytes an iteration: a register of blocks per `rounds` */
+            double per_iter =
+                (double)limit_gcm_kernel_rounds_per_iter(rounds) / rounds *
+                widths[w].bytes;
+
+            gcm_rate[w][k] = 0;
+            if (gcm && limit_gcm_kernel_has(w) && per_iter > 0 &&
+                (have & widths[w].mul_needs) == widths[w].mul_needs)
+                gcm_rate[w][k] =
+                    measure_kernel(limit_gcm_kernel_run, w, rounds, per_iter,
+                                   budget, &gcm_trials[w][k]);
+        }
     }
 }
 
@@ -141,6 +188,23 @@ double limit_fraction(const char *impl, unsigned bits, double bytes_per_sec)
     return lim > 0 && bytes_per_sec > 0 ? bytes_per_sec / lim : -1;
 }
 
+double limit_gcm_bytes_per_sec(int w, unsigned bits)
+{
+    if (w < 0 || w >= LIM_NWIDTH || (bits != 128 && bits != 192 &&
+                                     bits != 256))
+        return 0;
+    return gcm_rate[w][(bits - 128) / 64];
+}
+
+/* The GCM limit over the AES limit at width w and key size bits; 0 if
+ * either is missing. */
+static double gcm_of_aes(int w, unsigned bits)
+{
+    double aes = limit_bytes_per_sec(w, bits);
+    double g = limit_gcm_bytes_per_sec(w, bits);
+    return aes > 0 && g > 0 ? g / aes : 0;
+}
+
 /* Why there is no limit at all, or NULL if there is one to show. */
 static const char *none_reason(void)
 {
@@ -164,6 +228,61 @@ static int min_trials(void)
 static void needs_names(int w, char *buf, size_t n)
 {
     rijn_cpu_names(widths[w].needs, buf, n);
+}
+
+/* The runs the least measured GCM-limit loop had (0: none measured). */
+static int gcm_min_trials(void)
+{
+    int m = 0;
+    for (int w = 0; w < LIM_NWIDTH; w++)
+        for (int k = 0; k < 3; k++)
+            if (gcm_rate[w][k] > 0 && (m == 0 || gcm_trials[w][k] < m))
+                m = gcm_trials[w][k];
+    return m;
+}
+
+static void gcm_print(double core_hz)
+{
+    char needs[128];
+
+    if (limit_gcm_kernel_chains() == 0) {
+        printf("GCM limit: not measured (no GCM-limit loop for this "
+               "architecture; x86-64 only)\n");
+        return;
+    }
+    if (gcm_min_trials() == 0)
+        printf("GCM limit: none of these instructions on this CPU (or "
+               "RIJN_CPU_MASK took them away)\n");
+    else
+        printf("GCM limit: the AES rounds (%u chains) with GHASH's "
+               "carry-less multiplies between them, 3 per\n           "
+               "register of blocks (Karatsuba), independent, nothing "
+               "else; second fastest of %d+ runs;\n           \"/AES\" = "
+               "its bytes/s / the AES limit's: the most of it a GCM "
+               "kernel can reach\n",
+               limit_gcm_kernel_chains(), gcm_min_trials());
+    printf("  %-5s %-12s %-23s %8s %8s %8s   %8s %8s %8s\n", "width",
+           "backend", "multiply (3 per reg)", "128 c/B", "192 c/B",
+           "256 c/B", "128 /AES", "192 /AES", "256 /AES");
+    for (int w = 0; w < LIM_NWIDTH; w++) {
+        if (!limit_gcm_kernel_has(w))
+            continue;
+        printf("  %-5s %-12s %-23s", widths[w].name, widths[w].backend,
+               widths[w].mul);
+        if (gcm_rate[w][0] <= 0 || gcm_rate[w][1] <= 0 ||
+            gcm_rate[w][2] <= 0) {
+            rijn_cpu_names(widths[w].mul_needs, needs, sizeof needs);
+            printf("not measured: needs %s (not on this CPU, or "
+                   "RIJN_CPU_MASK)\n", needs);
+            continue;
+        }
+        for (int k = 0; k < 3; k++)
+            printf(" %8.3f", core_hz / gcm_rate[w][k]);
+        printf("  ");
+        for (int k = 0; k < 3; k++)
+            printf(" %8.3f", gcm_of_aes(w, 128 + 64 * (unsigned)k));
+        putchar('\n');
+    }
 }
 
 void limit_print(double core_hz)
@@ -208,6 +327,44 @@ void limit_print(double core_hz)
             printf(" %8.2f", limit_bytes_per_sec(w, bits[k]) / 1e9);
         putchar('\n');
     }
+    if (gcm_measured)
+        gcm_print(core_hz);
+}
+
+/* The member "gcm_limit" of width w's JSON object (after a comma). */
+static void gcm_json(int w, double core_hz)
+{
+    char needs[128];
+
+    printf("\"gcm_limit\": {");
+    if (!limit_gcm_kernel_has(w)) {
+        printf("\"available\": false, \"reason\": \"no GCM-limit loop "
+               "for this architecture\"}");
+        return;
+    }
+    printf("\"multiply\": \"%s\", \"multiplies_per_register\": %d, ",
+           widths[w].mul, GCM_MULS);
+    if (gcm_rate[w][0] <= 0 || gcm_rate[w][1] <= 0 || gcm_rate[w][2] <= 0) {
+        rijn_cpu_names(widths[w].mul_needs, needs, sizeof needs);
+        printf("\"available\": false, \"needs\": \"%s\"}", needs);
+        return;
+    }
+    printf("\"available\": true, \"counts\": \"AES round instructions "
+           "and the carry-less multiplies of GHASH (Karatsuba), "
+           "independent, interleaved\", \"chains\": %u, \"runs\": %d, "
+           "\"limits\": [", limit_gcm_kernel_chains(), gcm_min_trials());
+    for (unsigned bits = 128; bits <= 256; bits += 64) {
+        double bps = limit_gcm_bytes_per_sec(w, bits);
+        double f = gcm_of_aes(w, bits);
+        printf("{\"bits\": %u, \"rounds\": %u, \"cycles_per_byte\": "
+               "%.4f, \"gbps\": %.4f, \"fraction_of_aes_limit\": ",
+               bits, rounds_of(bits), core_hz / bps, bps / 1e9);
+        if (f > 0)
+            printf("%.4f}", f);
+        else
+            printf("null}");
+        printf("%s", bits < 256 ? ", " : "]}");
+    }
 }
 
 void limit_json(double core_hz)
@@ -236,19 +393,24 @@ void limit_json(double core_hz)
         first = 0;
         if (rate[w] <= 0) {
             needs_names(w, needs, sizeof needs);
-            printf("\"available\": false, \"needs\": \"%s\"}", needs);
-            continue;
+            printf("\"available\": false, \"needs\": \"%s\"", needs);
+        } else {
+            printf("\"available\": true, \"byte_rounds_per_cycle\": "
+                   "%.4f, \"byte_rounds_per_second\": %.6e, \"limits\": [",
+                   rate[w] / core_hz, rate[w]);
+            for (unsigned bits = 128; bits <= 256; bits += 64) {
+                double bps = limit_bytes_per_sec(w, bits);
+                printf("{\"bits\": %u, \"rounds\": %u, "
+                       "\"cycles_per_byte\": %.4f, \"gbps\": %.4f}%s",
+                       bits, rounds_of(bits), core_hz / bps, bps / 1e9,
+                       bits < 256 ? ", " : "]");
+            }
         }
-        printf("\"available\": true, \"byte_rounds_per_cycle\": %.4f, "
-               "\"byte_rounds_per_second\": %.6e, \"limits\": [",
-               rate[w] / core_hz, rate[w]);
-        for (unsigned bits = 128; bits <= 256; bits += 64) {
-            double bps = limit_bytes_per_sec(w, bits);
-            printf("{\"bits\": %u, \"rounds\": %u, \"cycles_per_byte\": "
-                   "%.4f, \"gbps\": %.4f}%s",
-                   bits, rounds_of(bits), core_hz / bps, bps / 1e9,
-                   bits < 256 ? ", " : "]}");
+        if (gcm_measured) {
+            printf(", ");
+            gcm_json(w, core_hz);
         }
+        putchar('}');
     }
     printf("\n  ]}");
 }

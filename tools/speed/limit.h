@@ -4,7 +4,9 @@
  * instructions allow at each register width a backend uses, if nothing
  * but those instructions ran, all in flight at once. A row's fraction of
  * the limit is its rijn bytes per second over the limit of its backend's
- * width and key size (doc/speed.md says what is counted).
+ * width and key size (doc/speed.md says what is counted). With --gcm,
+ * also the GCM limit: the same rounds with the carry-less multiplies that
+ * GHASH cannot do without between them (x86-64 only).
  */
 #ifndef RIJN_SPEED_LIMIT_H
 #define RIJN_SPEED_LIMIT_H
@@ -27,12 +29,26 @@ void limit_kernel_run(int w, uint64_t iters);
 unsigned limit_kernel_chains(void);
 unsigned limit_kernel_per_iter(void);
 
+/* The GCM limit's kernels (x86-64 only): 1 if this build has one for w. */
+int limit_gcm_kernel_has(int w);
+/* Runs iters iterations (1 at least) of
+ * limit_gcm_kernel_rounds_per_iter(rounds) AES round instructions at
+ * width w, with 3 carry-less multiplies at that width for every `rounds`
+ * of them (rounds: 10, 12 or 14); the caller has checked the CPU. */
+void limit_gcm_kernel_run(int w, unsigned rounds, uint64_t iters);
+/* Round instructions per iteration of that loop (0: none), and its
+ * independent chains of rounds. */
+unsigned limit_gcm_kernel_rounds_per_iter(unsigned rounds);
+unsigned limit_gcm_kernel_chains(void);
+
 /* ---- the measurement and its report (limit.c) -------------------------- */
 
 /* Measures every width this build has a kernel for and this CPU runs
  * (rijn's CPU features, RIJN_CPU_MASK applied): for each, the second
- * fastest of many short runs; about 20 ms per width (quick: 10 ms). */
-void limit_measure(int quick);
+ * fastest of many short runs; about 20 ms per width (quick: 10 ms).
+ * gcm: also the GCM limit of each such width and key size (the same time
+ * for each of the three key sizes). */
+void limit_measure(int quick, int gcm);
 /* The width a backend's bulk kernels use, or -1 if it has no limit (the
  * bitsliced and table backends: ct64, ref, neon-bs, altivec-*). */
 int limit_width_of(const char *impl);
@@ -44,12 +60,19 @@ double limit_bytes_per_sec(int w, unsigned bits);
 /* The fraction of its limit that rijn's bytes per second reach on a row
  * of backend impl with a key of `bits`; -1 if the row has no limit. */
 double limit_fraction(const char *impl, unsigned bits, double bytes_per_sec);
+/* The GCM limit in bytes per second at width w with a key of `bits`: the
+ * AES rounds with GHASH's carry-less multiplies among them; 0 if it was
+ * not measured (no --gcm, --no-limit, not on this CPU or architecture). */
+double limit_gcm_bytes_per_sec(int w, unsigned bits);
 
 /* The lines above the table: what was measured, the limit per width (in
  * byte-rounds per cycle of the core clock core_hz, cycles/byte and GB/s
- * per key size), or why there is none. */
+ * per key size), or why there is none; if the GCM limit was asked for,
+ * then its lines (cycles/byte and fraction of the AES limit per width and
+ * key size). */
 void limit_print(double core_hz);
-/* The same as the JSON member "aes_limit": {...} (no comma after it). */
+/* The same as the JSON member "aes_limit": {...} (no comma after it); if
+ * the GCM limit was asked for, each width has a member "gcm_limit". */
 void limit_json(double core_hz);
 
 #endif /* RIJN_SPEED_LIMIT_H */

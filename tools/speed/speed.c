@@ -228,7 +228,7 @@ int cmd_speed(int argc, char **argv)
         return 1;
     }
     if (!o.no_limit)
-        limit_measure(o.quick);
+        limit_measure(o.quick, o.mode == MODE_GCM);
     print_header(&o);
 
     for (int b = 0; b < o.nimpl; b++) {
