@@ -653,12 +653,12 @@ assert all(x["rijn"]["value"] > 0 for x in r)
         { fail "rijn speed --gcm --quick failed"; return; }
     num='[0-9]+\.[0-9]+'
     bad=
-    grep -Eq "^backend +ghash +bits +measure +rijn c/B +GB/s +openssl c/B +ratio +gcrypt c/B +ratio +of limit$" \
+    grep -Eq "^backend +ghash +bits +measure +rijn c/B +GB/s +openssl c/B +ratio +gcrypt c/B +ratio +of limit +GCM lim$" \
         "$T/gcm.txt" || bad="header"
     for m in "16 B" "64 B" "256 B" "576 B" "1420 B" "1500 B" "4 KiB" \
              "8 KiB" "16 KiB" long Imix "1420 B open" "long open" \
              "key setup \[cyc\]"; do
-        grep -Eq "^$b +$e +128 $m +$num +($num|-) +($num +${num}x|- +-) +($num +${num}x|- +-) +($num|-)$" \
+        grep -Eq "^$b +$e +128 $m +$num +($num|-) +($num +${num}x|- +-) +($num +${num}x|- +-) +($num|-) +($num|-)$" \
             "$T/gcm.txt" || bad="$bad, row '$m'"
     done
     [ "$(grep -c "^$b " "$T/gcm.txt")" -eq 14 ] || bad="$bad, row count"
@@ -680,6 +680,13 @@ assert [x["measure"] for x in r] == ["msg16", "msg64", "msg256", "msg576",
     "open1420", "open_long", "keysetup"], r
 assert all(x["impl"] == sys.argv[2] and x["ghash"] == sys.argv[3] and
            x["bits"] == 128 and x["rijn"]["value"] > 0 for x in r)
+# the GCM limit is at most the AES limit: a row reaches at least as large
+# a fraction of it (null where either is not measured)
+for x in r:
+    assert "gcm_limit_fraction" in x, x
+    g, a = x["gcm_limit_fraction"], x["limit_fraction"]
+    assert x["measure"] != "keysetup" or g is None, x
+    assert g is None or a is None or g >= 0.99 * a, x
 t = d["threads"]
 assert t and all(x["threads"] == 2 and x["gbps_n"] > 0 and x["scaling"] > 0
                  for x in t)

@@ -71,13 +71,18 @@ width_of() {
 }
 
 # check_table NAME FILE: the rows of a text table (backend first, the
-# fraction last): hardware-AES rows with bytes have a fraction in
-# (0, 1.2], the others "-"; at least one row has a fraction.
+# fraction last; a GCM table then the fraction of the GCM limit, "GCM
+# lim"): hardware-AES rows with bytes have a fraction in (0, 1.2], the
+# others "-"; at least one row has a fraction; a GCM row's fraction of the
+# GCM limit, where there is one, is at least its fraction of the AES limit
+# (the GCM limit is the lower one) and in (0, 1.2] too.
 check_table() {
     awk -v hw=" $HW " -v emu="$EMULATED" -v name="$1" '
         /^backend / {
-            if ($(NF - 1) != "of" || $NF != "limit") {
-                print name ": header does not end with \"of limit\": " $0
+            gcm = $(NF - 1) == "GCM" && $NF == "lim"
+            if ($(NF - 1 - 2 * gcm) != "of" || $(NF - 2 * gcm) != "limit") {
+                print name ": header does not end with \"of limit\"" \
+                    " (and \"GCM lim\" for --gcm): " $0
                 bad = 1
             }
             table = 1
@@ -86,10 +91,11 @@ check_table() {
         !table || NF < 8 || $0 ~ /^threads:/ { next }
         {
             rows++
-            f = $NF
+            f = $(NF - gcm)
+            g = gcm ? $NF : "-"
             want = index(hw, " " $1 " ") > 0 && $0 !~ /\[cyc\]/
             if (!want) {
-                if (f != "-") {
+                if (f != "-" || g != "-") {
                     print name ": fraction on a row without limit: " $0
                     bad = 1
                 }
@@ -98,6 +104,11 @@ check_table() {
             if (f !~ /^[0-9]+\.[0-9]+$/ || f + 0 <= 0 ||
                 (emu != 1 && f + 0 > 1.2)) {
                 print name ": fraction not in (0, 1.2]: " $0
+                bad = 1
+            }
+            if (g != "-" && (g !~ /^[0-9]+\.[0-9]+$/ || g + 0 < 0.99 * f ||
+                             (emu != 1 && g + 0 > 1.2))) {
+                print name ": GCM-limit fraction not in [fraction, 1.2]: " $0
                 bad = 1
             }
             nfrac++
@@ -315,6 +326,19 @@ check_table "speed --gcm --impl $list" "$T/gcm.txt"
 if [ "$EMULATED" != 1 ] &&
     grep -qE '^GCM limit: the AES rounds' "$T/gcm.txt"; then
     check_gcm_rejects "$T/gcm.txt"
+    # and the table check rejects a row whose fraction of the GCM limit is
+    # below its fraction of the AES limit
+    awk '/^backend / { t = 1 }
+         t && !d && $NF ~ /^[0-9]+\.[0-9]+$/ && $(NF - 1) ~ /^[0-9]+\.[0-9]+$/ {
+             $NF = sprintf("%.3f", $(NF - 1) / 2); d = 1 }
+         { print }' "$T/gcm.txt" >"$T/badrow.txt"
+    if cmp -s "$T/gcm.txt" "$T/badrow.txt"; then
+        fail "GCM table check: no row to make wrong"
+    elif (check_table "bad row" "$T/badrow.txt") 2>&1 | grep -q "^FAIL"; then
+        pass "GCM table check rejects a GCM-limit fraction under the AES one"
+    else
+        fail "GCM table check accepts a GCM-limit fraction under the AES one"
+    fi
 fi
 
 # --json: the aes_limit object and the fields of every row

@@ -126,9 +126,24 @@ void print_header(const opts *o)
     printf("ratio = peer time / rijn time (> 1: rijn is faster); rows "
            "marked [cyc] are cycles per operation\n\n");
     print_backend(o->mode, "backend", "ghash");
-    printf("%4s %-16s %10s %7s %12s %7s %11s %7s %8s\n", "bits", "measure",
+    printf("%4s %-16s %10s %7s %12s %7s %11s %7s %8s", "bits", "measure",
            "rijn c/B", "GB/s", "openssl c/B", "ratio", "gcrypt c/B",
            "ratio", "of limit");
+    if (o->mode == MODE_GCM)
+        printf(" %8s", "GCM lim");
+    putchar('\n');
+}
+
+/* The fraction of the GCM limit (limit.h) of the backend's width that a
+ * GCM row's bytes per second reach; -1: none (not measured, no width). */
+static double gcm_fraction(const variant *v, const result *r)
+{
+    int lw = limit_width_of(v->impl);
+    double lim = lw >= 0 && r->per_iter > 0 && r->sec[ENG_RIJN] > 0
+                     ? limit_gcm_bytes_per_sec(lw, (unsigned)v->key_len * 8)
+                     : 0;
+
+    return lim > 0 ? r->per_iter / r->sec[ENG_RIJN] / lim : -1;
 }
 
 double to_cycles(const result *r, int e)
@@ -148,6 +163,8 @@ void print_row(const opts *o, const variant *v, const measure *m,
                       ? limit_fraction(v->impl, bits,
                                        r->per_iter / r->sec[ENG_RIJN])
                       : -1;
+    /* GCM rows: the fraction of the GCM limit too */
+    double gfrac = v->mode == MODE_GCM ? gcm_fraction(v, r) : -1;
 
     if (o->json) {
         printf("%s\n    ", json_first ? "" : ",");
@@ -175,9 +192,16 @@ void print_row(const opts *o, const variant *v, const measure *m,
         else
             printf(", \"limit_width\": null");
         if (frac > 0)
-            printf(", \"limit_fraction\": %.4f}", frac);
+            printf(", \"limit_fraction\": %.4f", frac);
         else
-            printf(", \"limit_fraction\": null}");
+            printf(", \"limit_fraction\": null");
+        if (v->mode == MODE_GCM) {
+            if (gfrac > 0)
+                printf(", \"gcm_limit_fraction\": %.4f", gfrac);
+            else
+                printf(", \"gcm_limit_fraction\": null");
+        }
+        putchar('}');
         fflush(stdout);
         return;
     }
@@ -197,8 +221,15 @@ void print_row(const opts *o, const variant *v, const measure *m,
         putchar(' ');
     }
     if (frac > 0)
-        printf("%8.3f\n", frac);
+        printf("%8.3f", frac);
     else
-        printf("%8s\n", "-");
+        printf("%8s", "-");
+    if (v->mode == MODE_GCM) {
+        if (gfrac > 0)
+            printf(" %8.3f", gfrac);
+        else
+            printf(" %8s", "-");
+    }
+    putchar('\n');
     fflush(stdout);
 }
