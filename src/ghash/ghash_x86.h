@@ -48,6 +48,66 @@ GX_INLINE void gx_store(uint8_t *p, __m128i x)
     _mm_storeu_si128((__m128i *)(void *)p, _mm_shuffle_epi8(x, GX_BSWAP128));
 }
 
+/* The first r bytes at p (0 < r < 16), zero-padded, each byte loaded
+ * once: pieces of 1, 2, 4 and 8 bytes (as r's bits say), from the last,
+ * gathered in general-purpose registers. No stack buffer: a run-time
+ * length memcpy is a call, around which every vector register is spilled
+ * (and a spilled register may hold keystream the stack then keeps). */
+GX_INLINE __m128i gx_load_partial(const uint8_t *p, size_t r)
+{
+    unsigned __int128 x = 0;
+    uint64_t q;
+    uint32_t w;
+    uint16_t h;
+    __m128i v;
+
+    if (r & 1)
+        x = p[r - 1];
+    if (r & 2) {
+        memcpy(&h, p + (r & 12), 2);
+        x = x << 16 | h;
+    }
+    if (r & 4) {
+        memcpy(&w, p + (r & 8), 4);
+        x = x << 32 | w;
+    }
+    if (r & 8) {
+        memcpy(&q, p, 8);
+        x = x << 64 | q;
+    }
+    v = _mm_set_epi64x((long long)(uint64_t)(x >> 64), (long long)(uint64_t)x);
+    RIJN_READ_ONCE_VEC(v);
+    return v;
+}
+
+/* Store the first r bytes of v at p (0 < r < 16), in pieces of 8, 4, 2
+ * and 1 bytes. */
+GX_INLINE void gx_store_partial(uint8_t *p, __m128i v, size_t r)
+{
+    uint64_t lo = (uint64_t)_mm_cvtsi128_si64(v);
+    const uint64_t hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v));
+
+    if (r & 8) {
+        memcpy(p, &lo, 8);
+        p += 8;
+        lo = hi;
+    }
+    if (r & 4) {
+        const uint32_t w = (uint32_t)lo;
+        memcpy(p, &w, 4);
+        p += 4;
+        lo >>= 32;
+    }
+    if (r & 2) {
+        const uint16_t h = (uint16_t)lo;
+        memcpy(p, &h, 2);
+        p += 2;
+        lo >>= 16;
+    }
+    if (r & 1)
+        *p = (uint8_t)lo;
+}
+
 /* The Montgomery reduction (see pclmul.c's top): lo and mi folded
  * upwards, 64 bits at a time; returns the reduced product. */
 GX_INLINE __m128i gx_fold(__m128i lo, __m128i mi, __m128i hi)

@@ -424,65 +424,6 @@ PM_INLINE void pm_madd_at(pm_acc *acc, const uint64_t *hk, __m128i x,
     PM_KEEP(acc->hi);
 }
 
-/* The first r bytes at p (0 < r < 16), zero-padded, each byte loaded
- * once: pieces of 1, 2, 4 and 8 bytes (as r's bits say), from the last,
- * gathered in general-purpose registers. No stack buffer: a run-time
- * length memcpy is a call, around which every XMM register is spilled. */
-PM_INLINE __m128i pm_load_partial(const uint8_t *p, size_t r)
-{
-    unsigned __int128 x = 0;
-    uint64_t q;
-    uint32_t w;
-    uint16_t h;
-    __m128i v;
-
-    if (r & 1)
-        x = p[r - 1];
-    if (r & 2) {
-        memcpy(&h, p + (r & 12), 2);
-        x = x << 16 | h;
-    }
-    if (r & 4) {
-        memcpy(&w, p + (r & 8), 4);
-        x = x << 32 | w;
-    }
-    if (r & 8) {
-        memcpy(&q, p, 8);
-        x = x << 64 | q;
-    }
-    v = _mm_set_epi64x((long long)(uint64_t)(x >> 64), (long long)(uint64_t)x);
-    RIJN_READ_ONCE_VEC(v);
-    return v;
-}
-
-/* Store the first r bytes of v at p (0 < r < 16), in pieces of 8, 4, 2
- * and 1 bytes. */
-PM_INLINE void pm_store_partial(uint8_t *p, __m128i v, size_t r)
-{
-    uint64_t lo = (uint64_t)_mm_cvtsi128_si64(v);
-    const uint64_t hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v));
-
-    if (r & 8) {
-        memcpy(p, &lo, 8);
-        p += 8;
-        lo = hi;
-    }
-    if (r & 4) {
-        const uint32_t w = (uint32_t)lo;
-        memcpy(p, &w, 4);
-        p += 4;
-        lo >>= 32;
-    }
-    if (r & 2) {
-        const uint16_t h = (uint16_t)lo;
-        memcpy(p, &h, 2);
-        p += 2;
-        lo >>= 16;
-    }
-    if (r & 1)
-        *p = (uint8_t)lo;
-}
-
 /* Block b of the n bytes at p (16 b < n), zero past n, each byte loaded
  * once. Not byte-reflected. (Written as a ?: of two helpers, this made
  * gcc 12 spill XMM registers 67 times in pclmul_oneshot instead of 27:
@@ -492,7 +433,7 @@ PM_INLINE __m128i pm_block(const uint8_t *p, size_t n, size_t b)
     __m128i v;
 
     if (16 * b + 16 > n)
-        return pm_load_partial(p + 16 * b, n - 16 * b);
+        return gx_load_partial(p + 16 * b, n - 16 * b);
     v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * b));
     RIJN_READ_ONCE_VEC(v);
     return v;
@@ -573,7 +514,7 @@ PA_INLINE void pa_oneshot_n(const rijn_aes_key *key, const uint64_t *hk,
         __m128i x = decrypt ? d : partial ? _mm_and_si128(o, keep) : o;
 
         if (partial) {
-            pm_store_partial(out + 16 * j, o, rest);
+            gx_store_partial(out + 16 * j, o, rest);
         } else {
             _mm_storeu_si128((__m128i *)(void *)(out + 16 * j), o);
         }

@@ -762,22 +762,9 @@ static const uint8_t vp_keep[32] = {
     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 
-/* The block of p's first r bytes (0 < r < 16), zero-padded; p is read
- * once, through t (wiped by the caller). */
-VP_INLINE __m128i vp_partial(const uint8_t *p, size_t r, uint8_t t[16])
-{
-    __m128i v;
-
-    memset(t, 0, 16);
-    memcpy(t, p, r);
-    v = _mm_load_si128((const __m128i *)(const void *)t);
-    RIJN_READ_ONCE_VEC(v);
-    return v;
-}
-
-/* Blocks 2j, 2j+1 of the n bytes at p (zero past n; a partial block
- * through t), each byte read once. */
-VP_INLINE __m256i vp_pair(const uint8_t *p, size_t n, size_t j, uint8_t t[16])
+/* Blocks 2j, 2j+1 of the n bytes at p (zero past n), each byte read
+ * once. */
+VP_INLINE __m256i vp_pair(const uint8_t *p, size_t n, size_t j)
 {
     const size_t full = n / 16, rest = n % 16;
     __m128i lo, hi;
@@ -790,9 +777,9 @@ VP_INLINE __m256i vp_pair(const uint8_t *p, size_t n, size_t j, uint8_t t[16])
     if (2 * j + 1 <= full) {
         lo = _mm_loadu_si128((const __m128i *)(const void *)(p + 32 * j));
         RIJN_READ_ONCE_VEC(lo);
-        hi = rest > 0 ? vp_partial(p + 32 * j + 16, rest, t) : _mm_setzero_si128();
+        hi = rest > 0 ? gx_load_partial(p + 32 * j + 16, rest) : _mm_setzero_si128();
     } else {
-        lo = 2 * j == full && rest > 0 ? vp_partial(p + 32 * j, rest, t)
+        lo = 2 * j == full && rest > 0 ? gx_load_partial(p + 32 * j, rest)
                                        : _mm_setzero_si128();
         hi = _mm_setzero_si128();
     }
@@ -807,7 +794,8 @@ VP_INLINE __m256i vp_pair(const uint8_t *p, size_t n, size_t j, uint8_t t[16])
  * AAD (na <= 4 blocks), the ciphertext and the lengths block, each pair
  * of blocks b, b+1 of that sequence of nt times [H^(nt-b), H^(nt-b-1)].
  * Each input byte is loaded once (decryption hashes the registers it
- * decrypted); only a partial block goes through the stack, wiped after.
+ * decrypted); a partial block is read and written in pieces through
+ * general-purpose registers (gx_load_partial), nothing on the stack.
  */
 VP_INLINE void vp_oneshot_n(const rijn_aes_key *key, const uint8_t *hk,
                             const uint8_t j0[16], uint8_t *out,
@@ -823,7 +811,6 @@ VP_INLINE void vp_oneshot_n(const rijn_aes_key *key, const uint8_t *hk,
         rijn_x86_load_ctr(j0), _mm256_castsi256_si128(V2_SWAP32)));
     const __m256i jb = _mm256_shuffle_epi8(cj, V2_SWAP32); /* J0 as a block */
     const __m256i ndv = _mm256_set1_epi64x((long long)nd);
-    RIJN_ALIGN(16) uint8_t t[16];
     __m256i s[4], kl;
     __m128i ek0 = _mm_setzero_si128();
     vp_acc a;
@@ -847,12 +834,12 @@ VP_INLINE void vp_oneshot_n(const rijn_aes_key *key, const uint8_t *hk,
     /* the AAD's products first: they do not wait for the AES */
     a.lo = a.mi = a.hi = _mm256_setzero_si256();
     for (j = 0; 2 * j < na; j++)
-        vp_madd_s(&a, _mm256_shuffle_epi8(vp_pair(aad, aad_len, j, t), bswap),
+        vp_madd_s(&a, _mm256_shuffle_epi8(vp_pair(aad, aad_len, j), bswap),
                   vp_pow2(hk, nt - 2 * j), 0);
 
     RIJN_UNROLL(4)
     for (j = 0; j < n; j++) {
-        const __m256i d = vp_pair(in, len, j, t);
+        const __m256i d = vp_pair(in, len, j);
         const __m256i o = _mm256_aesenclast_epi128(s[j], _mm256_xor_si256(kl, d));
         __m256i c = d;
 
@@ -862,7 +849,7 @@ VP_INLINE void vp_oneshot_n(const rijn_aes_key *key, const uint8_t *hk,
             ek0 = _mm256_extracti128_si256(o, 1);
         if (2 * j >= nd)
             continue;
-        /* out: whole blocks stored, a partial one through t */
+        /* out: whole blocks stored, a partial one in pieces */
         if (2 * j + 2 <= full) {
             _mm256_storeu_si256((__m256i *)(void *)(out + 32 * j), o);
         } else {
@@ -871,10 +858,8 @@ VP_INLINE void vp_oneshot_n(const rijn_aes_key *key, const uint8_t *hk,
                 _mm_storeu_si128((__m128i *)(void *)(out + 32 * j), lo);
                 lo = _mm256_extracti128_si256(o, 1);
             }
-            if (rest > 0 && 2 * j + 1 >= full) {
-                _mm_store_si128((__m128i *)(void *)t, lo);
-                memcpy(out + 16 * full, t, rest);
-            }
+            if (rest > 0 && 2 * j + 1 >= full)
+                gx_store_partial(out + 16 * full, lo, rest);
         }
         if (!decrypt) {
             /* the ciphertext as hashed: lanes past the data cleared (one
@@ -902,7 +887,6 @@ VP_INLINE void vp_oneshot_n(const rijn_aes_key *key, const uint8_t *hk,
                      _mm_xor_si128(_mm_shuffle_epi8(vp_fold(a.lo, a.mi, a.hi),
                                                     GX_BSWAP128),
                                    ek0));
-    rijn_burn(t, sizeof t);
 }
 
 VP_FN static void vp_oneshot(const rijn_aes_key *key, const uint64_t *hk,
