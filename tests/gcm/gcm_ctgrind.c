@@ -27,7 +27,7 @@ int main(int argc, char **argv)
     const char *aes;
     rijn_impl_info info;
     char name[96];
-    uint8_t key[32], iv[12], aad[37], pt[300], ct[300], out[300], tag[16];
+    uint8_t key[32], iv[12], aad[64], pt[300], ct[300], out[300], tag[16];
     uint8_t want_ct[300], want_tag[16];
     rijn_gcm_key k;
     tu_rng rng;
@@ -83,6 +83,21 @@ int main(int argc, char **argv)
             if (rijn_gcm_decrypt(&k, out, tag, 16, iv, 12, aad, sizeof aad,
                                  ct, len) != 0)
                 tu_fail("decrypt of its own message failed");
+        }
+        /* the one-shot short path (engines' oneshot kernels): partial
+         * and whole blocks, AAD up to its limit (where pclmul's powers
+         * run out and it reduces twice) */
+        {
+            static const size_t als[] = {0, 13, 64};
+            static const size_t lens[] = {1, 16, 17, 49, 64, 100, 112};
+            for (size_t ai = 0; ai < 3; ai++)
+                for (size_t li = 0; li < 7; li++) {
+                    rijn_gcm_encrypt(&k, ct, tag, 16, iv, 12, aad, als[ai],
+                                     pt, lens[li]);
+                    if (rijn_gcm_decrypt(&k, out, tag, 16, iv, 12, aad,
+                                         als[ai], ct, lens[li]) != 0)
+                        tu_fail("decrypt of its own short message failed");
+                }
         }
         rijn_gcm_encrypt(&k, ct, tag, 16, iv, 12, aad, sizeof aad, pt,
                          sizeof pt);
