@@ -534,32 +534,20 @@ PA_FN static void pclmul_oneshot(const rijn_aes_key *key, const uint64_t *hk,
                                  const uint8_t *aad, size_t aad_len,
                                  int decrypt, uint8_t tag[16])
 {
+    /* nd = 0..7 blocks, each a constant for pa_oneshot_n */
+#define PA_ONESHOT(nd) \
+    pa_oneshot_n(key, hk, j0, out, in, len, aad, aad_len, decrypt, tag, nd)
     switch ((len + 15) / 16) {
-    case 0:
-        pa_oneshot_n(key, hk, j0, out, in, len, aad, aad_len, decrypt, tag, 0);
-        break;
-    case 1:
-        pa_oneshot_n(key, hk, j0, out, in, len, aad, aad_len, decrypt, tag, 1);
-        break;
-    case 2:
-        pa_oneshot_n(key, hk, j0, out, in, len, aad, aad_len, decrypt, tag, 2);
-        break;
-    case 3:
-        pa_oneshot_n(key, hk, j0, out, in, len, aad, aad_len, decrypt, tag, 3);
-        break;
-    case 4:
-        pa_oneshot_n(key, hk, j0, out, in, len, aad, aad_len, decrypt, tag, 4);
-        break;
-    case 5:
-        pa_oneshot_n(key, hk, j0, out, in, len, aad, aad_len, decrypt, tag, 5);
-        break;
-    case 6:
-        pa_oneshot_n(key, hk, j0, out, in, len, aad, aad_len, decrypt, tag, 6);
-        break;
-    default: /* 7: RIJN_GCM_SHORT_DATA */
-        pa_oneshot_n(key, hk, j0, out, in, len, aad, aad_len, decrypt, tag, 7);
-        break;
+    case 0: PA_ONESHOT(0); break;
+    case 1: PA_ONESHOT(1); break;
+    case 2: PA_ONESHOT(2); break;
+    case 3: PA_ONESHOT(3); break;
+    case 4: PA_ONESHOT(4); break;
+    case 5: PA_ONESHOT(5); break;
+    case 6: PA_ONESHOT(6); break;
+    default: PA_ONESHOT(7); break; /* 7: RIJN_GCM_SHORT_DATA */
     }
+#undef PA_ONESHOT
 }
 
 RIJN_GHASH_KEY_FITS(KEY_UNITS * 16, "pclmul's powers of H");
