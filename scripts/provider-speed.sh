@@ -199,9 +199,13 @@ awk -v g="$gcm_target" '
     $2 == 16384 && $1 ~ /GCM/ { printf "- %s at 16 KiB: %.2fx (target >= %.1fx): %s\n", $1, r, g, (r >= g ? "met" : "NOT met") }
     $2 == 16384 && $1 ~ /CTR/ { printf "- %s at 16 KiB: %.2fx (target >= 1.8x): %s\n", $1, r, (r >= 1.8 ? "met" : "NOT met") }
     END { printf "- never slower: lowest ratio %.2fx (%s): %s\n", min, at, (min >= 1 ? "met" : "NOT met") }' "$med"
+# the 1.3x target is TLS 1.3's (issue 20); TLS 1.2 is reported only
 awk '{ w = sprintf("%.2f", $4) + 0; c = sprintf("%.2f", $7) + 0
-       printf "- %s: %.2fx wall-clock (target >= 1.3x: %s), %.2fx per CPU-second (%s)\n", $1, w,
-       (w >= 1.3 ? "met" : "NOT met"), c, (c >= 1.3 ? "met" : "NOT met") }' "$tlsmed"
+       if ($1 == "TLS1.3")
+           printf "- %s: %.2fx wall-clock (target >= 1.3x: %s), %.2fx per CPU-second (%s)\n", $1, w,
+               (w >= 1.3 ? "met" : "NOT met"), c, (c >= 1.3 ? "met" : "NOT met")
+       else
+           printf "- %s: %.2fx wall-clock, %.2fx per CPU-second (no target)\n", $1, w, c }' "$tlsmed"
 echo "- load average at end: $load1 (start: $load0)"
 
 # ---- data file and plot -------------------------------------------------
