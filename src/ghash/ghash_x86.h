@@ -48,6 +48,14 @@ GX_INLINE void gx_store(uint8_t *p, __m128i x)
     _mm_storeu_si128((__m128i *)(void *)p, _mm_shuffle_epi8(x, GX_BSWAP128));
 }
 
+/* A mask of the first r bytes of a block (0 <= r <= 16): 0xff, then 0. */
+GX_INLINE __m128i gx_keep(size_t r)
+{
+    return _mm_cmpgt_epi8(
+        _mm_set1_epi8((char)r),
+        _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+}
+
 /* The first r bytes at p (0 < r < 16), zero-padded, each byte loaded
  * once: pieces of 1, 2, 4 and 8 bytes (as r's bits say), from the last,
  * gathered in general-purpose registers. No stack buffer: a run-time

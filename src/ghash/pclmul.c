@@ -472,9 +472,7 @@ PA_INLINE void pa_oneshot_n(const rijn_aes_key *key, const uint64_t *hk,
     const size_t rest = len % 16, na = (aad_len + 15) / 16;
     const size_t nt = na + nd + 1, m = nt > NPOW ? nt - NPOW : 0;
     /* the first rest bytes of a block (when rest > 0) */
-    const __m128i keep = _mm_cmpgt_epi8(
-        _mm_set1_epi8((char)rest),
-        _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    const __m128i keep = gx_keep(rest);
     __m128i s[NPOW], kl, y1 = _mm_setzero_si128();
     pm_acc a;
     size_t b, j;

@@ -283,159 +283,50 @@ VP_FN static void vp_blocks(const uint64_t *hk, uint8_t y[16],
 /* Round keys (v2_rk), counters (V2_SWAP32, v2_lanes, v2_counters) and the
  * rolled rounds of the short path (v2_rounds): vaes_avx2.h. */
 
-/* One AES round on s[i] (round key kr), then an empty asm that ties it
- * to v: the compiler keeps the GHASH operation that made v between this
- * AESENC and the next (one GHASH operation per AESENC measured 3% faster
- * on Zen 4 than the round's eight AESENC followed by the products). */
-#define VP_AES_THEN(i, v)                         \
-    do {                                          \
-        s[i] = _mm256_aesenc_epi128(s[i], kr);    \
-        __asm__("" : "+x"(s[i]), "+x"(v));        \
-    } while (0)
-
-/* The register whose products go to round r (1..nr-1) of nr: registers
- * 1..7 then 0 spread over rounds 1..nr-2; 8: none. A constant wherever
- * it is called. */
-VP_INLINE size_t vp_slot(unsigned r, unsigned nr)
-{
-    size_t q, jj = 8;
-
-    for (q = 0; q < 8; q++)
-        if (1 + q * (nr - 2) / 8 == r)
-            jj = (q + 1) % 8;
-    return jj;
-}
-
 /*
- * Round r (constant) of a loop iteration (vp_step) on the states s, with
- * the GHASH work of that round: the products of register vp_slot(r, nr)
- * of the blocks at g (the one of register 0 with y added), or in round
- * nr-1 the reduction into *y. When decrypting (d not NULL, g the input),
- * that register's two blocks are loaded once, hashed, and kept in
- * d[vp_slot] XORed with the last round key, the last round's operand:
- * the blocks hashed are the blocks decrypted (ghash.h, dec).
+ * The first batch of an encryption, which has nothing to hash yet: 16
+ * blocks of CTR from the counter c (its low word native in both lanes, a
+ * multiple of 8). Group q of 8 blocks starts at base bswap(c + 8q);
+ * register j is that base XOR ks[j % 4] = rk[0] ^ (2j, 2j+1 mod 8 in
+ * byte 15), the counter trick of the loop (vp_loop_asm).
  */
-VP_INLINE void vp_round(const rijn_aes_key *k, const uint8_t *hk,
-                        const uint8_t *g, __m256i *s, vp_acc *a, __m128i *y,
-                        __m256i *d, const unsigned r, const unsigned nr,
-                        const int hash)
+VP_INLINE void vp_first(const rijn_aes_key *k, uint8_t *out,
+                        const uint8_t *in, __m256i c, const __m256i *ks,
+                        const unsigned nr)
 {
-    const __m256i kr = v2_rk(k, r);
-    const size_t jj = hash ? vp_slot(r, nr) : 8;
-    size_t j;
-
-    if (jj < 8) {
-        /* vp_madd_k, spread over the eight AESENC */
-        const __m256i h = _mm256_load_si256((const __m256i *)(const void *)(hk + 32 * jj));
-        const __m256i hx = _mm256_load_si256(
-            (const __m256i *)(const void *)(hk + 16 * HX_UNIT + 32 * (jj / 2)));
-        __m256i x, p, xm;
-
-        if (d != NULL) {
-            __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(g + 32 * jj));
-            RIJN_READ_ONCE_VEC(v);
-            /* kept in memory with the last round key added (the last
-             * round's operand), not in a register: the empty asm hides
-             * d[jj]'s value, so it is stored now and loaded at the end */
-            d[jj] = _mm256_xor_si256(v, v2_rk(k, nr));
-            __asm__("" : "+m"(d[jj]));
-            x = _mm256_shuffle_epi8(v, BSWAP256);
-        } else {
-            x = vp_load2(g + 32 * jj);
-        }
-
-        if (jj == 0)
-            x = _mm256_xor_si256(x, _mm256_zextsi128_si256(*y));
-        VP_AES_THEN(0, x);
-        p = _mm256_clmulepi64_epi128(x, h, 0x00);
-        VP_AES_THEN(1, p);
-        a->lo = _mm256_xor_si256(a->lo, p);
-        p = _mm256_clmulepi64_epi128(x, h, 0x11);
-        VP_AES_THEN(2, p);
-        a->hi = _mm256_xor_si256(a->hi, p);
-        xm = _mm256_shuffle_epi32(x, 0x4e);
-        VP_AES_THEN(3, xm);
-        xm = _mm256_xor_si256(x, xm);
-        VP_AES_THEN(4, xm);
-        p = jj % 2 ? _mm256_clmulepi64_epi128(xm, hx, 0x10)
-                   : _mm256_clmulepi64_epi128(xm, hx, 0x00);
-        VP_AES_THEN(5, p);
-        a->mi = _mm256_xor_si256(a->mi, p);
-        VP_AES_THEN(6, a->mi);
-        VP_AES_THEN(7, a->lo);
-    } else {
-        for (j = 0; j < 8; j++)
-            s[j] = _mm256_aesenc_epi128(s[j], kr);
-    }
-    if (hash && r == nr - 1)
-        *y = vp_reduce_k(*a);
-    /* nothing moves across rounds: the compiler keeps this order and
-     * these eleven values in registers */
-    __asm__("" : "+x"(s[0]), "+x"(s[1]), "+x"(s[2]), "+x"(s[3]),
-                 "+x"(s[4]), "+x"(s[5]), "+x"(s[6]), "+x"(s[7]),
-                 "+x"(a->lo), "+x"(a->mi), "+x"(a->hi));
-}
-
-/*
- * One loop iteration: 16 blocks of CTR from the counter c (its low word
- * native in both lanes, a multiple of 8), interleaved with the GHASH of
- * the 16 blocks at g (hash: 1; g may be out, read before the stores;
- * decrypting (dec), g is in and each of its registers is loaded once,
- * in vp_round, for its products and for the last round, which reads it
- * back from the stack: the 16 YMM hold the states and sums, and left to
- * itself gcc 12 spilled the sums instead, 3-5% slower than this). Group q of 8 blocks starts at base bswap(c + 8q); register j
- * is that base XOR ks[j % 4] = rk[0] ^ (2j, 2j+1 mod 8 in byte 15). The
- * rounds are written out (not a loop the compiler may or may not
- * unroll: clang 14 kept it rolled, with the schedule computed at run
- * time). Returns the new GHASH state.
- */
-VP_INLINE __m128i vp_step(const rijn_aes_key *k, const uint8_t *hk,
-                          uint8_t *out, const uint8_t *in, const uint8_t *g,
-                          __m256i c, const __m256i *ks, __m128i y,
-                          const unsigned nr, const int hash, const int dec)
-{
-    __m256i s[8], dv[8], *d = dec ? dv : NULL;
-    vp_acc a;
+    const __m256i kl = v2_rk(k, nr);
+    __m256i s[8];
+    unsigned r;
     size_t j, q;
 
-    VP_OPAQUE(g);
     VP_OPAQUE(ks); /* loaded from ks (wiped) each time, not kept (spilled) */
-    a.lo = a.mi = a.hi = _mm256_setzero_si256();
     for (q = 0; q < 2; q++) {
         const __m256i b = _mm256_shuffle_epi8(
             q == 0 ? c : _mm256_add_epi32(c, v2_lanes(8)), V2_SWAP32);
         for (j = 0; j < 4; j++)
             s[4 * q + j] = _mm256_xor_si256(b, _mm256_load_si256(ks + j));
     }
-    vp_round(k, hk, g, s, &a, &y, d, 1, nr, hash);
-    vp_round(k, hk, g, s, &a, &y, d, 2, nr, hash);
-    vp_round(k, hk, g, s, &a, &y, d, 3, nr, hash);
-    vp_round(k, hk, g, s, &a, &y, d, 4, nr, hash);
-    vp_round(k, hk, g, s, &a, &y, d, 5, nr, hash);
-    vp_round(k, hk, g, s, &a, &y, d, 6, nr, hash);
-    vp_round(k, hk, g, s, &a, &y, d, 7, nr, hash);
-    vp_round(k, hk, g, s, &a, &y, d, 8, nr, hash);
-    vp_round(k, hk, g, s, &a, &y, d, 9, nr, hash);
-    if (nr > 10) {
-        vp_round(k, hk, g, s, &a, &y, d, 10, nr, hash);
-        vp_round(k, hk, g, s, &a, &y, d, 11, nr, hash);
+    RIJN_NO_UNROLL
+    for (r = 1; r < nr; r++) {
+        const __m256i kr = v2_rk(k, r);
+        RIJN_UNROLL(8)
+        for (j = 0; j < 8; j++)
+            s[j] = _mm256_aesenc_epi128(s[j], kr);
     }
-    if (nr > 12) {
-        vp_round(k, hk, g, s, &a, &y, d, 12, nr, hash);
-        vp_round(k, hk, g, s, &a, &y, d, 13, nr, hash);
-    }
+    RIJN_UNROLL(8)
     for (j = 0; j < 8; j++)
         _mm256_storeu_si256((__m256i *)(void *)(out + 32 * j),
-                            _mm256_aesenclast_epi128(s[j], dec ? dv[j] : _mm256_xor_si256(
-                                v2_rk(k, nr), _mm256_loadu_si256(
+                            _mm256_aesenclast_epi128(s[j], _mm256_xor_si256(
+                                kl, _mm256_loadu_si256(
                                     (const __m256i *)(const void *)(in + 32 * j)))));
-    return y;
 }
 
 /* ---- The loop body by hand ---------------------------------------------
  *
- * vp_step compiled by gcc 12 runs a batch in about 101-103 cycles on Zen 3
- * (AES-256); the same instructions in a hand-made order, one GHASH
+ * The same loop in C with intrinsics, compiled by gcc 12, ran a batch in
+ * about 101-103 cycles on Zen 3 (AES-256): gcc bunched the GHASH
+ * operations between runs of eight VAESENC. The same instructions in a
+ * hand-made order, one GHASH
  * operation after each VAESENC, ran in 94-95 in a loop of their own. The
  * loop below is that order, for the batches that hash (all of them when
  * decrypting, all but the first when encrypting). Registers: ymm0-7 the
@@ -443,10 +334,10 @@ VP_INLINE __m128i vp_step(const rijn_aes_key *k, const uint8_t *hk,
  * product or scratch, ymm10-12 the sums of the low, middle and high
  * products, ymm13 the round key, ymm14 the counter (low words native),
  * ymm15 y (lane 0; lane 1 zero). Slots: register j's products in one round
- * (registers 1..7 then 0, which takes y), the reduction in round nr-1, as
- * in vp_round; the first slot writes the sums instead of adding to them.
- * The same instructions as vp_step (constant time alike: no branch or
- * address depends on data).
+ * (registers 1..7 then 0, which takes y, so the previous reduction has
+ * rounds to finish), the reduction in round nr-1; the first slot writes
+ * the sums instead of adding to them. Constant time: no branch or address
+ * depends on data.
  */
 #define VPA_K(r) "vmovdqu " #r "*32(%[rk]), %%ymm13\n\t"
 #define VPA_E(i) "vaesenc %%ymm13, %%ymm" #i ", %%ymm" #i "\n\t"
@@ -503,7 +394,7 @@ VP_INLINE __m128i vp_step(const rijn_aes_key *k, const uint8_t *hk,
     "vpxor %%ymm9, %%ymm12, %%ymm12\n\t" \
     "vextracti128 $1, %%ymm12, %%xmm9\n\t" \
     "vpxor %%xmm9, %%xmm12, %%xmm15\n\t"
-/* the counter blocks XOR rk[0] (vp_step's ks), the counter stepped */
+/* the counter blocks XOR rk[0] (vp_first's ks), the counter stepped */
 #define VPA_CTR \
     "vpshufb %[swap], %%ymm14, %%ymm9\n\t" \
     "vpxor 0(%[ks]), %%ymm9, %%ymm0\n\t" \
@@ -584,27 +475,28 @@ VP_INLINE void vp_loop_asm(const rijn_aes_key *k, const uint8_t *hk,
     cst[2] = GFPOLY256;
     cst[3] = v2_lanes(8);
     cst[4] = v2_lanes(NPOW);
+/* the loop of the round count nr (D: decrypting) */
+#define VPA_LOOP_NR(D) \
+    do { \
+        if (nr == 10) \
+            VPA_LOOP(VPA_BODY10(D)); \
+        else if (nr == 12) \
+            VPA_LOOP(VPA_BODY12(D)); \
+        else \
+            VPA_LOOP(VPA_BODY14(D)); \
+    } while (0)
     if (decrypt) {
-        if (nr == 10)
-            VPA_LOOP(VPA_BODY10(1));
-        else if (nr == 12)
-            VPA_LOOP(VPA_BODY12(1));
-        else
-            VPA_LOOP(VPA_BODY14(1));
+        VPA_LOOP_NR(1);
         /* the ciphertext with the last round key added: the key's bytes
          * can be had from it and the public input */
         rijn_burn(d, sizeof d);
     } else {
-        if (nr == 10)
-            VPA_LOOP(VPA_BODY10(0));
-        else if (nr == 12)
-            VPA_LOOP(VPA_BODY12(0));
-        else
-            VPA_LOOP(VPA_BODY14(0));
+        VPA_LOOP_NR(0);
     }
+#undef VPA_LOOP_NR
 }
 
-/* The aligned loop over nb batches for one round count; c as in vp_step. */
+/* The aligned loop over nb batches for one round count; c as in vp_first. */
 VP_INLINE __m128i vp_loop(const rijn_aes_key *k, const uint8_t *hk,
                           uint8_t *out, const uint8_t *in, size_t nb,
                           __m256i c, const __m256i *ks, __m128i y,
@@ -617,8 +509,7 @@ VP_INLINE __m128i vp_loop(const rijn_aes_key *k, const uint8_t *hk,
         vp_loop_asm(k, hk, out, in, in, nb, &c, &yv, ks, nr, 1);
         return _mm256_castsi256_si128(yv);
     }
-    /* the first batch has nothing to hash yet */
-    y = vp_step(k, hk, out, in, NULL, c, ks, y, nr, 0, 0);
+    vp_first(k, out, in, c, ks, nr);
     if (nb > 1) {
         c = _mm256_add_epi32(c, v2_lanes(NPOW));
         yv = _mm256_zextsi128_si256(y);
@@ -756,12 +647,6 @@ VP_INLINE void vp_crypt(const rijn_aes_key *key, const uint64_t *hk,
     gx_store(y, acc);
 }
 
-/* 16 bytes of 0xff then 16 of zero: the 16 bytes at 16 - r keep the first
- * r bytes of a block (1 <= r <= 15) and clear the rest. */
-static const uint8_t vp_keep[32] = {
-    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
-
 /* Blocks 2j, 2j+1 of the n bytes at p (zero past n), each byte read
  * once. */
 VP_INLINE __m256i vp_pair(const uint8_t *p, size_t n, size_t j)
@@ -865,9 +750,7 @@ VP_INLINE void vp_oneshot_n(const rijn_aes_key *key, const uint8_t *hk,
             /* the ciphertext as hashed: lanes past the data cleared (one
              * holds E(J0)), a partial block's keystream bytes too */
             __m128i lo = _mm256_castsi256_si128(o), hi = _mm256_extracti128_si256(o, 1);
-            const __m128i keep = rest > 0 ? _mm_loadu_si128((const __m128i *)(const void *)(
-                                                vp_keep + 16 - rest))
-                                          : _mm_set1_epi8(-1);
+            const __m128i keep = rest > 0 ? gx_keep(rest) : _mm_set1_epi8(-1);
             if (2 * j + 1 >= nd)
                 hi = _mm_setzero_si128();
             if (2 * j == full)
