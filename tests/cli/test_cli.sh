@@ -681,12 +681,13 @@ assert [x["measure"] for x in r] == ["msg16", "msg64", "msg256", "msg576",
 assert all(x["impl"] == sys.argv[2] and x["ghash"] == sys.argv[3] and
            x["bits"] == 128 and x["rijn"]["value"] > 0 for x in r)
 # the GCM limit is at most the AES limit: a row reaches at least as large
-# a fraction of it (null where either is not measured)
+# a fraction of it, within the 5% that the two separate timings allow
+# (null where either is not measured)
 for x in r:
     assert "gcm_limit_fraction" in x, x
     g, a = x["gcm_limit_fraction"], x["limit_fraction"]
     assert x["measure"] != "keysetup" or g is None, x
-    assert g is None or a is None or g >= 0.99 * a, x
+    assert g is None or a is None or g * 1.05 >= a, x
 t = d["threads"]
 assert t and all(x["threads"] == 2 and x["gbps_n"] > 0 and x["scaling"] > 0
                  for x in t)

@@ -75,7 +75,8 @@ width_of() {
 # lim"): hardware-AES rows with bytes have a fraction in (0, 1.2], the
 # others "-"; at least one row has a fraction; a GCM row's fraction of the
 # GCM limit, where there is one, is at least its fraction of the AES limit
-# (the GCM limit is the lower one) and in (0, 1.2] too.
+# (the GCM limit is the lower one; 5% allowed, as the two are timed apart:
+# where the multiplies take no AES slots they are equal) and at most 1.2.
 check_table() {
     awk -v hw=" $HW " -v emu="$EMULATED" -v name="$1" '
         /^backend / {
@@ -106,9 +107,9 @@ check_table() {
                 print name ": fraction not in (0, 1.2]: " $0
                 bad = 1
             }
-            if (g != "-" && (g !~ /^[0-9]+\.[0-9]+$/ || g + 0 < 0.99 * f ||
+            if (g != "-" && (g !~ /^[0-9]+\.[0-9]+$/ || g * 1.05 < f + 0 ||
                              (emu != 1 && g + 0 > 1.2))) {
-                print name ": GCM-limit fraction not in [fraction, 1.2]: " $0
+                print name ": GCM-limit fraction not in [fraction / 1.05, 1.2]: " $0
                 bad = 1
             }
             nfrac++
