@@ -21,7 +21,8 @@
  * default's (some of them corrupt OpenSSL's context, D7); rijn must refuse,
  * and must not write; it is a hit when default accepted and "refused by
  * both" when default refused too (an OpenSSL with the fix: Debian's 3.0.22
- * already refuses D3 and D4); then both are re-initialised. With 20000
+ * already refuses D3 and D4, its 3.0.19 accepts any num); then both are
+ * re-initialised. With 20000
  * sequences or more every Dn must have come up, and so must random IVs,
  * right-tag decryption finals and TLS records both ways.
  * Random IVs (GCM encryption without one, tlsivfixed when encrypting) differ
@@ -56,7 +57,7 @@ enum { D_NONE, D1, D2, D3, D4, D5, D6, D7, D8, ND };
 static const char *const DELIBERATE[ND] = {
     [D1] = "GCM: AAD/data/final after a failed decryption final, until a new IV",
     [D2] = "GCM: AAD/data/final after a key-only init once the IV was in use",
-    [D3] = "CTR: num set to 16 or more",
+    [D3] = "CTR: num set to anything but 0",
     [D4] = "CTR: data before any key was set",
     [D5] = "partially overlapping in/out buffers (directed check)",
     [D6] = "GCM: AAD after a zero-length EVP_Cipher data call",
@@ -69,16 +70,17 @@ static unsigned long hits[ND], refused_both[ND];
 
 /* The DELIBERATE table as a predicate: which Dn, if any, this call is. */
 static int deliberate(const shadow *s, int gcm, int kind, int via,
-                      size_t len, int arg, int num16, int same_buf)
+                      size_t len, int arg, int num_set, int same_buf)
 {
     int data = kind == OP_AAD || kind == OP_DATA || kind == OP_FINAL
                || kind == OP_RECORD;
 
+    if (!gcm && num_set) /* also an init that gives the cipher */
+        return D3;
     if (!s->has_cipher)
         return D_NONE;
     if (!gcm)
-        return num16 ? D3
-               : (kind == OP_DATA || kind == OP_RECORD) && len > 0
+        return (kind == OP_DATA || kind == OP_RECORD) && len > 0
                          && !s->key_set ? D4 : D_NONE;
     if (data && !via && len == 0 && kind != OP_FINAL)
         return D_NONE; /* EVP_CipherUpdate of nothing: no provider check */
@@ -101,16 +103,17 @@ static int deliberate(const shadow *s, int gcm, int kind, int via,
 
 static const pspec *first(const op *o, int name);
 
-static int num16(const pair *P, const op *o)
+/* A CTR call that sets num to anything but 0 (D3). */
+static int num_set(const pair *P, const op *o)
 {
     const pspec *num = first(o, P_NUM);
 
     if (P->gcm)
         return 0;
     if (o->kind == OP_NUM && !o->via)
-        return (unsigned)o->arg >= 16;
+        return o->arg != 0;
     return (o->kind == OP_NUM || o->kind == OP_SET || o->kind == OP_INIT)
-           && num != NULL && (unsigned)num->v >= 16;
+           && num != NULL && (unsigned)num->v != 0;
 }
 
 /* A new IV length voids an IV set or in use (OpenSSL 3.0.22 and rijn). */
@@ -416,7 +419,11 @@ static int probe_deliberate(pair *P, const op *o, int d)
         memcpy(save[i], P->arena[i], ARENA);
         if (i == D || P->self) {
             cp[i] = EVP_CIPHER_CTX_new();
-            if (cp[i] == NULL || !EVP_CIPHER_CTX_copy(cp[i], P->ctx[i])) {
+            /* a context without a cipher (an init giving it) cannot be
+             * copied, and a new one is the same */
+            if (cp[i] == NULL
+                || (EVP_CIPHER_CTX_get0_cipher(P->ctx[i]) != NULL
+                    && !EVP_CIPHER_CTX_copy(cp[i], P->ctx[i]))) {
                 fail(P, o, "%s", "cannot copy a context for a probe");
                 ok = 0;
             }
@@ -575,7 +582,7 @@ static int step(pair *P, op *o)
     st.ops++;
     if (o->kind == OP_COPY)
         return copy_both(P, o);
-    d = deliberate(s, P->gcm, o->kind, o->via, o->len, o->arg, num16(P, o),
+    d = deliberate(s, P->gcm, o->kind, o->via, o->len, o->arg, num_set(P, o),
                    o->in == o->out);
     if (d != D_NONE)
         return probe_deliberate(P, o, d);
