@@ -30,11 +30,6 @@
  *              its stack first and works on the copy.
  * Without them the mode code runs the backend's ctr32 and blocks in turn,
  * a few KiB at a time.
- *   fused_short  1: one-shot messages of a few whole blocks are faster
- *              through enc/dec (vpclmul-avx512's masked single batch) than
- *              through the mode's short path (one ctr32 batch with E(J0),
- *              one blocks call; see oneshot_short in gcm.c), which still
- *              takes those with a partial last block.
  *   oneshot    (optional, with enc/dec) a whole one-shot message of len <=
  *              RIJN_GCM_SHORT_DATA bytes and aad_len <= RIJN_GCM_SHORT_AAD,
  *              any lengths, from J0 (j0): out[i] = in[i] ^ keystream from
@@ -42,6 +37,16 @@
  *              is read once and what is hashed is what was decrypted. Used
  *              by the mode for every such message instead of its short
  *              path.
+ *   last       (optional, with enc/dec) the data of a whole one-shot
+ *              message of any length len, y having absorbed the AAD:
+ *              out[0..len) = in ^ keystream from ctr (inc32(J0)), a
+ *              partial last block included; then y absorbs the
+ *              ciphertext (zero-padded) and the lengths block of aad_len
+ *              and len bytes, and tag = y ^ E(j0), the full 16-byte tag.
+ *              dec's read-once rule holds. Used by the mode for one-shot
+ *              messages the oneshot entry does not take: the message end
+ *              (partial block, E(J0), lengths) in the last batch instead
+ *              of three calls after it.
  */
 #ifndef RIJN_GHASH_H
 #define RIJN_GHASH_H
@@ -55,7 +60,6 @@ typedef struct rijn_ghash_engine {
     void (*blocks)(const uint64_t *hk, uint8_t y[16], const uint8_t *in,
                    size_t nblocks);
     const char *fused_aes;
-    int fused_short;
     void (*enc)(const rijn_aes_key *k, const uint64_t *hk, uint8_t y[16],
                 const uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                 size_t nblocks);
@@ -66,6 +70,10 @@ typedef struct rijn_ghash_engine {
                     const uint8_t j0[16], uint8_t *out, const uint8_t *in,
                     size_t len, const uint8_t *aad, size_t aad_len,
                     int decrypt, uint8_t tag[16]);
+    void (*last)(const rijn_aes_key *k, const uint64_t *hk, uint8_t y[16],
+                 const uint8_t ctr[16], const uint8_t j0[16], uint8_t *out,
+                 const uint8_t *in, size_t len, uint64_t aad_len,
+                 int decrypt, uint8_t tag[16]);
 } rijn_ghash_engine;
 
 /* Short one-shot messages (gcm.c's short path, engines' oneshot): at most

@@ -486,41 +486,83 @@ VP_INLINE void vp_round(__m512i *st, const size_t n, __m512i k)
         __asm__("" : "+v"(st[0]), "+v"(st[1]), "+v"(st[2]), "+v"(st[3]));
 }
 
+/* Bytes first..first+63 of a length-len buffer as a byte mask (lengths
+ * only). */
+VP_INLINE __mmask64 vp_bytes_mask(size_t len, size_t first)
+{
+    const size_t m = len > first ? len - first : 0;
+
+    return m >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << m) - 1;
+}
+
 /*
- * The last m blocks (1 <= m <= 4q) in q ZMM, loads and stores masked, and
- * their GHASH against H^m..H^1 (the masked lanes are zero in the data and
- * in the powers). With pend (encryption after a full step), the 32 blocks
- * before out (that step's ciphertext) are hashed first, between these AES
- * rounds. Each input ZMM is loaded once (d[j], RIJN_READ_ONCE_VEC) for the
- * last round and, decrypting, the GHASH. Returns the accumulator.
+ * The end of a message in one call (ghash.h, last): J0 for E(J0), the
+ * lengths block, and where the tag goes. NULL for enc/dec.
+ */
+typedef struct {
+    const uint8_t *j0;
+    uint64_t aad_len, len; /* bytes */
+    uint8_t *tag;
+} vp_fin;
+
+/*
+ * The last len bytes (0 <= len <= 64q) in q ZMM (q may be 0), loads and
+ * stores under byte masks (a partial last block included; no byte
+ * outside in and out touched), and their GHASH against H^m..H^1 (m
+ * blocks; masked lanes are zero in the data and in the powers). With
+ * pend (encryption after a full step), the 32 blocks before out (that
+ * step's ciphertext) are hashed first, between these AES rounds. Each
+ * input ZMM is loaded once (d[j], RIJN_READ_ONCE_VEC) for the last round
+ * and, decrypting, the GHASH. With fin, E(J0) runs beside these rounds
+ * on XMM (into *ek) and the lengths block is hashed last, under the same
+ * reduction (the data then meets H^(m+1)..H^2). Returns the accumulator.
  */
 VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
-                          const size_t q, const int pend, const size_t m,
+                          const size_t q, const int pend, const size_t len,
                           vp_ctr cb, const uint8_t *pw, uint8_t *out,
-                          const uint8_t *in, __m512i acc)
+                          const uint8_t *in, __m512i acc, const vp_fin *fin,
+                          __m128i *ek)
 {
     const __m512i bswap = vp_bswap(), poly = vp_poly();
-    const uint8_t *hp = pw + 16 * (VP_POWERS - m);
+    const size_t m = (len + 15) / 16;
+    /* the lengths block under the same reduction needs H^(m+1): past
+     * H^32 (len over 496), it takes one single-block product after it */
+    const int with_len = fin != NULL && m < VP_POWERS;
+    const uint8_t *hp = pw + 16 * (VP_POWERS - m - with_len);
+    const __m128i lens = _mm_set_epi64x(
+        (long long)(fin != NULL ? fin->aad_len * 8 : 0),
+        (long long)(fin != NULL ? fin->len * 8 : 0));
+    const __m128i h1 = _mm_loadu_si128(
+        (const __m128i *)(const void *)(pw + 16 * (VP_POWERS - 1)));
     __m512i st[8], d[8];
-    __mmask16 mk[8];
+    __mmask64 mb[8];
+    __m128i e = _mm_setzero_si128();
     vp_sum s;
     unsigned r;
     size_t j;
+    int first = 1;
 
     RIJN_UNROLL(8)
     for (j = 0; j < q; j++) {
-        mk[j] = v512_mask(m, 4 * j);
-        d[j] = _mm512_maskz_loadu_epi32(mk[j], in + 64 * j);
+        mb[j] = vp_bytes_mask(len, 64 * j);
+        d[j] = _mm512_maskz_loadu_epi8(mb[j], in + 64 * j);
         RIJN_READ_ONCE_VEC(d[j]);
     }
+    if (fin != NULL)
+        e = _mm_xor_si128(rijn_x86_load_ctr(fin->j0),
+                          _mm512_castsi512_si128(rk[0]));
     vp_ctr_start(st, q, &cb, bswap, rk[0]);
     RIJN_UNROLL(14)
     for (r = 1; r < nr; r++) {
         vp_round(st, q, rk[r]);
+        if (fin != NULL)
+            e = _mm_aesenc_si128(e, _mm512_castsi512_si128(rk[r]));
         if (pend)
             vp_ghash_step(r - 1, VP_W, &s, out - 64 * VP_W, pw, &acc, poly,
                           bswap, NULL, NULL);
     }
+    if (fin != NULL)
+        *ek = _mm_aesenclast_si128(e, _mm512_castsi512_si128(rk[nr]));
     if (pend) {
         RIJN_UNROLL(8)
         for (r = nr - 1; r < VP_W + 3; r++)
@@ -531,34 +573,59 @@ VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
     for (j = 0; j < q; j++) {
         const __m512i o = _mm512_aesenclast_epi128(
             st[j], _mm512_xor_si512(rk[nr], d[j]));
-        const __m512i h = _mm512_maskz_loadu_epi32(mk[j], hp + 64 * j);
+        const __m512i h = _mm512_maskz_loadu_epi32(v512_mask(m, 4 * j),
+                                                   hp + 64 * j);
         __m512i x;
-        _mm512_mask_storeu_epi32(out + 64 * j, mk[j], o);
-        x = _mm512_shuffle_epi8(enc ? _mm512_maskz_mov_epi32(mk[j], o) : d[j],
+        _mm512_mask_storeu_epi8(out + 64 * j, mb[j], o);
+        x = _mm512_shuffle_epi8(enc ? _mm512_maskz_mov_epi8(mb[j], o) : d[j],
                                 bswap);
         if (j == 0)
             vp_sum_first(&s, _mm512_xor_si512(x, acc), h);
         else
             vp_sum_add(&s, x, h);
+        first = 0;
     }
-    return vp_fold_lanes(vp_reduce(&s, poly));
+    /* the lengths block (byte-reversed: the bit lengths as two words)
+     * times H */
+    if (with_len) {
+        const __m512i x = _mm512_zextsi128_si512(lens);
+        const __m512i h = _mm512_zextsi128_si512(h1);
+        if (first)
+            vp_sum_first(&s, _mm512_xor_si512(x, acc), h);
+        else
+            vp_sum_add(&s, x, h);
+        first = 0;
+    }
+    if (!first)
+        acc = vp_fold_lanes(vp_reduce(&s, poly));
+    if (fin != NULL && !with_len)
+        acc = _mm512_zextsi128_si512(vp_mul128(
+            _mm_xor_si128(_mm512_castsi512_si128(acc), lens), h1,
+            vp_poly128()));
+    return acc;
 }
 
+/*
+ * len bytes from ctr (enc/dec: whole blocks only; last: any length, and
+ * the tag from fin): 32-block steps, then one tail batch of 1, 2, 4, 6 or
+ * 8 ZMM, or none (see the top).
+ */
 VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
                         uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
-                        const uint8_t *in, size_t n, const unsigned nr,
-                        const int enc)
+                        const uint8_t *in, size_t len, const unsigned nr,
+                        const int enc, const vp_fin *fin)
 {
     const uint8_t *pw = (const uint8_t *)(const void *)hk;
     const __m512i bswap = vp_bswap(), poly = vp_poly();
     __m512i rk[15], acc;
+    __m128i ek = _mm_setzero_si128();
     vp_ctr cb;
     vp_sum s;
     int pending = 0;
     unsigned r;
-    size_t j;
+    size_t j, n;
 
-    if (n == 0)
+    if (len == 0 && fin == NULL)
         return;
     RIJN_UNROLL(15)
     for (r = 0; r <= nr; r++)
@@ -572,7 +639,7 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
         _mm_shuffle_epi8(vp_load_8x2(y), vp_bswap128()));
 
     /* encryption hashes each step's ciphertext during the next step */
-    if (enc && n >= 4 * VP_W) {
+    if (enc && len >= 64 * VP_W) {
         __m512i st[VP_W];
         vp_ctr_start(st, VP_W, &cb, bswap, rk[0]);
         RIJN_UNROLL(14)
@@ -585,10 +652,10 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
                                         _mm512_loadu_si512(in + 64 * j))));
         in += 64 * VP_W;
         out += 64 * VP_W;
-        n -= 4 * VP_W;
+        len -= 64 * VP_W;
         pending = 1;
     }
-    while (n >= 4 * VP_W) {
+    while (len >= 64 * VP_W) {
         /* encrypting, the ciphertext is read back (store-forwarded) rather
          * than kept in registers: 2% faster for AES-256, fewer spills.
          * Decrypting, each input ZMM is loaded once (vp_ghash_step) and
@@ -618,32 +685,47 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
                            : dv[j]));
         in += 64 * VP_W;
         out += 64 * VP_W;
-        n -= 4 * VP_W;
+        len -= 64 * VP_W;
     }
-    /* 0..31 blocks left, and the last step's ciphertext if pending */
-    if (pending && n == 0) {
+    /* 0..511 bytes left, and the last step's ciphertext if pending */
+    n = (len + 15) / 16;
+#define VP_TAIL(q, p) \
+    acc = vp_tail(rk, nr, enc, q, p, len, cb, pw, out, in, acc, fin, &ek)
+    if (pending && n == 0 && fin == NULL) {
         RIJN_UNROLL(16)
         for (r = 0; r < VP_W + 3; r++)
             vp_ghash_step(r, VP_W, &s, out - 64 * VP_W, pw, &acc, poly,
                           bswap, NULL, NULL);
+    } else if (pending && n == 0) {
+        VP_TAIL(0, 1);
     } else if (pending && n <= 16) {
-        acc = vp_tail(rk, nr, enc, 4, 1, n, cb, pw, out, in, acc);
+        VP_TAIL(4, 1);
     } else if (pending && n <= 24) {
-        acc = vp_tail(rk, nr, enc, 6, 1, n, cb, pw, out, in, acc);
+        VP_TAIL(6, 1);
     } else if (pending) {
-        acc = vp_tail(rk, nr, enc, 8, 1, n, cb, pw, out, in, acc);
+        VP_TAIL(8, 1);
     } else if (n > 24) {
-        acc = vp_tail(rk, nr, enc, 8, 0, n, cb, pw, out, in, acc);
+        VP_TAIL(8, 0);
     } else if (n > 16) {
-        acc = vp_tail(rk, nr, enc, 6, 0, n, cb, pw, out, in, acc);
+        VP_TAIL(6, 0);
     } else if (n > 8) {
-        acc = vp_tail(rk, nr, enc, 4, 0, n, cb, pw, out, in, acc);
+        VP_TAIL(4, 0);
     } else if (n > 4) {
-        acc = vp_tail(rk, nr, enc, 2, 0, n, cb, pw, out, in, acc);
+        VP_TAIL(2, 0);
     } else if (n > 0) {
-        acc = vp_tail(rk, nr, enc, 1, 0, n, cb, pw, out, in, acc);
+        VP_TAIL(1, 0);
+    } else {
+        VP_TAIL(0, 0);
     }
-    gx_store(y, _mm512_castsi512_si128(acc));
+#undef VP_TAIL
+    if (fin != NULL)
+        _mm_storeu_si128((__m128i *)(void *)fin->tag,
+                         _mm_xor_si128(_mm_shuffle_epi8(
+                                           _mm512_castsi512_si128(acc),
+                                           vp_bswap128()),
+                                       ek));
+    else
+        gx_store(y, _mm512_castsi512_si128(acc));
 }
 
 VP_FN static void vp_enc(const rijn_aes_key *k, const uint64_t *hk,
@@ -651,11 +733,11 @@ VP_FN static void vp_enc(const rijn_aes_key *k, const uint64_t *hk,
                          const uint8_t *in, size_t nblocks)
 {
     if (k->rounds == 10)
-        vp_crypt(k, hk, y, ctr, out, in, nblocks, 10, 1);
+        vp_crypt(k, hk, y, ctr, out, in, 16 * nblocks, 10, 1, NULL);
     else if (k->rounds == 12)
-        vp_crypt(k, hk, y, ctr, out, in, nblocks, 12, 1);
+        vp_crypt(k, hk, y, ctr, out, in, 16 * nblocks, 12, 1, NULL);
     else
-        vp_crypt(k, hk, y, ctr, out, in, nblocks, 14, 1);
+        vp_crypt(k, hk, y, ctr, out, in, 16 * nblocks, 14, 1, NULL);
 }
 
 VP_FN static void vp_dec(const rijn_aes_key *k, const uint64_t *hk,
@@ -663,11 +745,146 @@ VP_FN static void vp_dec(const rijn_aes_key *k, const uint64_t *hk,
                          const uint8_t *in, size_t nblocks)
 {
     if (k->rounds == 10)
-        vp_crypt(k, hk, y, ctr, out, in, nblocks, 10, 0);
+        vp_crypt(k, hk, y, ctr, out, in, 16 * nblocks, 10, 0, NULL);
     else if (k->rounds == 12)
-        vp_crypt(k, hk, y, ctr, out, in, nblocks, 12, 0);
+        vp_crypt(k, hk, y, ctr, out, in, 16 * nblocks, 12, 0, NULL);
     else
-        vp_crypt(k, hk, y, ctr, out, in, nblocks, 14, 0);
+        vp_crypt(k, hk, y, ctr, out, in, 16 * nblocks, 14, 0, NULL);
+}
+
+VP_FN static void vp_last(const rijn_aes_key *k, const uint64_t *hk,
+                          uint8_t y[16], const uint8_t ctr[16],
+                          const uint8_t j0[16], uint8_t *out,
+                          const uint8_t *in, size_t len, uint64_t aad_len,
+                          int decrypt, uint8_t tag[16])
+{
+    const vp_fin fin = {j0, aad_len, len, tag};
+
+    if (k->rounds == 10)
+        vp_crypt(k, hk, y, ctr, out, in, len, 10, !decrypt, &fin);
+    else if (k->rounds == 12)
+        vp_crypt(k, hk, y, ctr, out, in, len, 12, !decrypt, &fin);
+    else
+        vp_crypt(k, hk, y, ctr, out, in, len, 14, !decrypt, &fin);
+}
+
+/* ------------------------------------------------------------------------
+ * One-shot short messages
+ * --------------------------------------------------------------------- */
+
+/*
+ * ghash.h, oneshot, with nd + 1 <= 4n (n = 1 or 2 ZMM, constant): data
+ * block i in lane i and J0 in every lane from nd on, one AES batch; the
+ * data loaded and stored under byte masks (each input byte loaded once,
+ * nothing outside in and out touched, a partial block included); then one
+ * GHASH, schoolbook, one reduction, over the AAD (one masked ZMM, whose
+ * products do not wait for the AES), the ciphertext (the output under the
+ * same byte mask: E(J0)'s lane and a partial block's keystream cleared)
+ * and the lengths block. Block b of those nt is multiplied by H^(nt - b),
+ * so a ZMM of blocks b..b+3 takes the powers at offset 16 (32 - nt + b);
+ * lanes past the data are zero, whatever power they meet.
+ */
+VP_INLINE void vp_oneshot_n(const rijn_aes_key *k, const uint8_t *pw,
+                            const uint8_t j0[16], uint8_t *out,
+                            const uint8_t *in, size_t len,
+                            const uint8_t *aad, size_t aad_len, int decrypt,
+                            uint8_t tag[16], const size_t n,
+                            const unsigned nr)
+{
+    const size_t nd = (len + 15) / 16, na = (aad_len + 15) / 16;
+    const size_t nt = na + nd + 1;
+    const __m512i bswap = vp_bswap(), poly = vp_poly();
+    /* J0 byte-reversed: its 32-bit counter in dword 0 of each lane */
+    const __m512i cj = _mm512_broadcast_i32x4(
+        _mm_shuffle_epi8(rijn_x86_load_ctr(j0), vp_bswap128()));
+    const __m512i kz = v512_rk(k, 0);
+    __m512i st[2], d[2], o[2], ek;
+    __mmask64 mb[2];
+    vp_sum s;
+    unsigned r;
+    size_t j;
+
+    /* lane i < nd: inc32 of J0 by i + 1; the others J0 */
+    RIJN_UNROLL(2)
+    for (j = 0; j < n; j++) {
+        const int b = (int)(4 * j);
+        const __m512i inc = _mm512_set_epi32(0, 0, 0, b + 4, 0, 0, 0, b + 3,
+                                             0, 0, 0, b + 2, 0, 0, 0, b + 1);
+        const __mmask16 live = (__mmask16)(v512_mask(nd, 4 * j) & 0x1111);
+        st[j] = _mm512_xor_si512(
+            _mm512_shuffle_epi8(_mm512_mask_add_epi32(cj, live, cj, inc),
+                                bswap),
+            kz);
+        mb[j] = vp_bytes_mask(len, 64 * j);
+        d[j] = _mm512_maskz_loadu_epi8(mb[j], in + 64 * j);
+        RIJN_READ_ONCE_VEC(d[j]);
+    }
+    /* the AAD first: its products do not wait for the AES */
+    vp_sum_first(&s,
+                 _mm512_shuffle_epi8(
+                     _mm512_maskz_loadu_epi8(vp_bytes_mask(aad_len, 0), aad),
+                     bswap),
+                 _mm512_loadu_si512(pw + 16 * (VP_POWERS - nt)));
+    RIJN_UNROLL(14)
+    for (r = 1; r < nr; r++) {
+        const __m512i kr = v512_rk(k, r);
+        RIJN_UNROLL(2)
+        for (j = 0; j < n; j++)
+            st[j] = _mm512_aesenc_epi128(st[j], kr);
+    }
+    RIJN_UNROLL(2)
+    for (j = 0; j < n; j++) {
+        __m512i c;
+        o[j] = _mm512_aesenclast_epi128(
+            st[j], _mm512_xor_si512(v512_rk(k, nr), d[j]));
+        _mm512_mask_storeu_epi8(out + 64 * j, mb[j], o[j]);
+        c = decrypt ? d[j] : _mm512_maskz_mov_epi8(mb[j], o[j]);
+        vp_sum_add(&s, _mm512_shuffle_epi8(c, bswap),
+                   _mm512_loadu_si512(pw + 16 * (VP_POWERS - nt + na
+                                                 + 4 * j)));
+    }
+    /* the lengths block (byte-reversed: the bit lengths as two words)
+     * times H */
+    vp_sum_add(&s,
+               _mm512_zextsi128_si512(
+                   _mm_set_epi64x((long long)((uint64_t)aad_len * 8),
+                                  (long long)((uint64_t)len * 8))),
+               _mm512_zextsi128_si512(_mm_loadu_si128(
+                   (const __m128i *)(const void *)(pw + 16 * (VP_POWERS
+                                                              - 1)))));
+    /* E(J0): lane nd (its data was masked to zero) moved to lane 0 */
+    ek = _mm512_permutexvar_epi64(
+        _mm512_set_epi64(0, 0, 0, 0, 0, 0, (long long)(2 * (nd % 4) + 1),
+                         (long long)(2 * (nd % 4))),
+        o[nd / 4]);
+    _mm_storeu_si128(
+        (__m128i *)(void *)tag,
+        _mm_xor_si128(
+            _mm_shuffle_epi8(_mm512_castsi512_si128(
+                                 vp_fold_lanes(vp_reduce(&s, poly))),
+                             vp_bswap128()),
+            _mm512_castsi512_si128(ek)));
+}
+
+VP_FN static void vp_oneshot(const rijn_aes_key *k, const uint64_t *hk,
+                             const uint8_t j0[16], uint8_t *out,
+                             const uint8_t *in, size_t len, const uint8_t *aad,
+                             size_t aad_len, int decrypt, uint8_t tag[16])
+{
+    const uint8_t *pw = (const uint8_t *)(const void *)hk;
+    /* one ZMM holds up to 3 data blocks and J0 */
+    const size_t n = len <= 48 ? 1 : 2;
+
+#define VP_ONESHOT(nz, nr)                                                \
+    vp_oneshot_n(k, pw, j0, out, in, len, aad, aad_len, decrypt, tag, nz, \
+                 nr)
+    if (k->rounds == 10)
+        n == 1 ? VP_ONESHOT(1, 10) : VP_ONESHOT(2, 10);
+    else if (k->rounds == 12)
+        n == 1 ? VP_ONESHOT(1, 12) : VP_ONESHOT(2, 12);
+    else
+        n == 1 ? VP_ONESHOT(1, 14) : VP_ONESHOT(2, 14);
+#undef VP_ONESHOT
 }
 
 RIJN_GHASH_KEY_FITS(VP_KEY_BYTES, "vpclmul-avx512's powers and table");
@@ -678,9 +895,10 @@ const rijn_ghash_engine rijn_ghash_vpclmul_avx512 = {
     .init = vp_init,
     .blocks = vp_blocks,
     .fused_aes = "vaes-avx512",
-    .fused_short = 1,
     .enc = vp_enc,
     .dec = vp_dec,
+    .oneshot = vp_oneshot,
+    .last = vp_last,
 };
 
 #else

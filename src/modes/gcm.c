@@ -390,6 +390,7 @@ static void oneshot(const rijn_gcm_key *k, uint8_t *out, uint8_t tag[16],
 {
     uint8_t ctr[16], iv0[16], ek0[16], y[16] = {0};
     size_t full = len / 16, rest = len % 16;
+    const int last = k->fused && k->ghash->last != NULL;
 
     if (len <= RIJN_GCM_SHORT_DATA && aad_len <= RIJN_GCM_SHORT_AAD) {
         if (k->fused && k->ghash->oneshot != NULL) {
@@ -398,21 +399,26 @@ static void oneshot(const rijn_gcm_key *k, uint8_t *out, uint8_t tag[16],
                               aad_len, decrypt, tag);
             return;
         }
-        if (!(k->fused && k->ghash->fused_short) || len % 16 != 0) {
-            oneshot_short(k, out, tag, iv, iv_len, aad, aad_len, in, len,
-                          decrypt);
-            return;
-        }
+        oneshot_short(k, out, tag, iv, iv_len, aad, aad_len, in, len,
+                      decrypt);
+        return;
     }
     start(k, ctr, iv0, iv, iv_len);
-    /* E(J0) now, beside the data's AES, unless a partial last block's
-     * keystream is to be made at the end anyway (finish_partial) */
-    if (rest == 0)
+    /* E(J0) now, beside the data's AES, unless the engine makes it in its
+     * last batch or a partial last block's keystream is to be made at the
+     * end anyway (finish_partial) */
+    if (!last && rest == 0)
         k->aes.impl->ecb(&k->aes, ek0, iv0, 1);
     ghash_padded(k, y, aad, aad_len);
     if (RIJN_INJECTED(3) && aad_len > 0 && aad_len % 16 == 0) {
         static const uint8_t zero[16]; /* bug 3 (src/inject.h) */
         k->ghash->blocks(k->h, y, zero, 1);
+    }
+    if (last) {
+        k->ghash->last(&k->aes, k->h, y, ctr, iv0, out, in, len, aad_len,
+                       decrypt, tag);
+        rijn_burn(y, sizeof y);
+        return;
     }
     blocks(k, y, ctr, out, in, full, decrypt);
     if (rest > 0) {
