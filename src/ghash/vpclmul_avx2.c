@@ -790,6 +790,152 @@ VP_FN static void vp_oneshot(const rijn_aes_key *key, const uint64_t *hk,
                      decrypt, tag, 4);
 }
 
+/*
+ * The end of a one-shot message (ghash.h, last): its last len bytes (m =
+ * ceil(len / 16) <= 16 blocks, a partial last one included) as one batch
+ * of n YMM (2n >= m) from the counter c (lane i: counter + i, low word
+ * native), E(J0) beside them on XMM; y absorbs the ciphertext (the
+ * partial block's keystream bytes and the lanes past it cleared) and the
+ * lengths block, in the lane after the data, under one reduction (with
+ * 16 blocks of data, H^17 is not in the key: one single-block product
+ * after it); each register's products are taken as soon as it is
+ * stored, so that no ciphertext register stays live. Returns the tag.
+ * Stores and the partial block as in vp_oneshot_n; each input byte is
+ * loaded once.
+ */
+VP_INLINE __m128i vp_end_n(const rijn_aes_key *key, const uint8_t *hk,
+                           uint8_t *out, const uint8_t *in, size_t len,
+                           __m256i c, __m128i y, __m128i j0, __m128i lens,
+                           const size_t n, const int decrypt)
+{
+    const size_t m = (len + 15) / 16, full = len / 16, rest = len % 16;
+    /* blocks under the one reduction: the data and the lengths block */
+    const size_t nt = m < NPOW ? m + 1 : m;
+    const unsigned nr = key->rounds;
+    const __m256i k0 = v2_rk(key, 0);
+    __m256i s[8], kl;
+    __m128i e = _mm_xor_si128(j0, _mm256_castsi256_si128(k0));
+    vp_acc a;
+    unsigned r;
+    size_t j;
+
+    v2_counters(c, s, n);
+    RIJN_UNROLL(8)
+    for (j = 0; j < n; j++)
+        s[j] = _mm256_xor_si256(s[j], k0);
+    RIJN_NO_UNROLL
+    for (r = 1; r < nr; r++) {
+        const __m256i kr = v2_rk(key, r);
+        RIJN_UNROLL(8)
+        for (j = 0; j < n; j++)
+            s[j] = _mm256_aesenc_epi128(s[j], kr);
+        e = _mm_aesenc_si128(e, _mm256_castsi256_si128(kr));
+    }
+    kl = v2_rk(key, nr);
+    e = _mm_aesenclast_si128(e, _mm256_castsi256_si128(kl));
+    a.lo = a.mi = a.hi = _mm256_setzero_si256();
+    RIJN_UNROLL(8)
+    for (j = 0; j < n; j++) {
+        if (2 * j >= m)
+            continue;
+        const __m256i d = vp_pair(in, len, j);
+        const __m256i o = _mm256_aesenclast_epi128(s[j], _mm256_xor_si256(kl, d));
+        __m256i h = d, x;
+
+        if (2 * j + 2 <= full) {
+            _mm256_storeu_si256((__m256i *)(void *)(out + 32 * j), o);
+        } else {
+            __m128i lo = _mm256_castsi256_si128(o);
+            if (2 * j + 1 <= full) {
+                _mm_storeu_si128((__m128i *)(void *)(out + 32 * j), lo);
+                lo = _mm256_extracti128_si256(o, 1);
+            }
+            if (rest > 0 && 2 * j + 1 >= full)
+                gx_store_partial(out + 16 * full, lo, rest);
+        }
+        if (!decrypt && 2 * j + 2 > full) {
+            /* past the whole blocks: the keystream cleared */
+            __m128i lo = _mm256_castsi256_si128(o), hi = _mm256_extracti128_si256(o, 1);
+            const __m128i keep = rest > 0 ? gx_keep(rest) : _mm_set1_epi8(-1);
+            if (2 * j + 1 >= m)
+                hi = _mm_setzero_si128();
+            if (2 * j == full)
+                lo = _mm_and_si128(lo, keep);
+            else if (2 * j + 1 == full)
+                hi = _mm_and_si128(hi, keep);
+            h = _mm256_set_m128i(hi, lo);
+        } else if (!decrypt) {
+            h = o;
+        }
+        x = _mm256_shuffle_epi8(h, BSWAP256);
+        if (j == 0)
+            x = _mm256_xor_si256(x, _mm256_zextsi128_si256(y));
+        if (m < NPOW && 2 * j + 1 == m) /* the lengths in lane 1 */
+            x = _mm256_xor_si256(x, _mm256_set_m128i(lens, _mm_setzero_si128()));
+        vp_madd_s(&a, x, vp_pow2(hk, nt - 2 * j), 0);
+        VP_KEEP(a.lo);
+        VP_KEEP(a.mi);
+        VP_KEEP(a.hi);
+    }
+    if (m < NPOW && m % 2 == 0) /* the lengths alone in lane 0, times H */
+        vp_madd_s(&a,
+                  _mm256_zextsi128_si256(m == 0 ? _mm_xor_si128(lens, y) : lens),
+                  vp_pow1(hk), 0);
+    y = vp_fold(a.lo, a.mi, a.hi);
+    if (m == NPOW) /* H^17 is not in the key */
+        y = gx_mul(_mm_xor_si128(y, lens), _mm256_castsi256_si128(vp_pow1(hk)));
+    return _mm_xor_si128(_mm_shuffle_epi8(y, GX_BSWAP128), e);
+}
+
+/*
+ * ghash.h, last: the whole blocks up to the end batch through vp_crypt
+ * (its head, aligned loop and no tail of its own), then vp_end_n over the
+ * rest: the blocks after the last aligned batch and the partial one.
+ */
+VP_FN static void vp_last(const rijn_aes_key *key, const uint64_t *hk,
+                          uint8_t y[16], const uint8_t ctr[16],
+                          const uint8_t j0[16], uint8_t *out,
+                          const uint8_t *in, size_t len, uint64_t aad_len,
+                          int decrypt, uint8_t tag[16])
+{
+    const uint8_t *k = vp_bytes(hk);
+    const size_t nb = (len + 15) / 16;
+    const size_t head = (8 - (rijn_load32_be(ctr + 12) & 7)) & 7;
+    /* the end batch: the last of vp_crypt's batches, 1..16 blocks (its
+     * short path: batches of 16, the last one shorter; otherwise the
+     * blocks after the last aligned batch, or that batch) */
+    const size_t m = nb == 0 ? 0
+                     : nb < head + (decrypt ? 32 : 16) ? nb - NPOW * ((nb - 1) / NPOW)
+                     : (nb - head) % NPOW == 0 ? NPOW
+                     : (nb - head) % NPOW;
+    const size_t pre = nb - m;
+    const __m128i lens = _mm_set_epi64x((long long)(aad_len * 8),
+                                        (long long)((uint64_t)len * 8));
+    __m256i c = _mm256_add_epi32(
+        _mm256_broadcastsi128_si256(_mm_shuffle_epi8(
+            rijn_x86_load_ctr(ctr), _mm256_castsi256_si128(V2_SWAP32))),
+        _mm256_set_epi32(1, 0, 0, 0, 0, 0, 0, 0));
+    const __m128i jb = rijn_x86_load_ctr(j0);
+    __m128i t, acc;
+
+    if (pre > 0)
+        vp_crypt(key, hk, y, ctr, out, in, pre, decrypt);
+    acc = gx_load(y);
+    c = _mm256_add_epi32(c, v2_lanes((int)pre));
+    in += 16 * pre;
+    out += 16 * pre;
+    len -= 16 * pre;
+    if (m > 8)
+        t = vp_end_n(key, k, out, in, len, c, acc, jb, lens, 8, decrypt);
+    else if (m > 4)
+        t = vp_end_n(key, k, out, in, len, c, acc, jb, lens, 4, decrypt);
+    else if (m > 2)
+        t = vp_end_n(key, k, out, in, len, c, acc, jb, lens, 2, decrypt);
+    else
+        t = vp_end_n(key, k, out, in, len, c, acc, jb, lens, 1, decrypt);
+    _mm_storeu_si128((__m128i *)(void *)tag, t);
+}
+
 VP_FN static void vp_enc(const rijn_aes_key *key, const uint64_t *hk,
                          uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
                          const uint8_t *in, size_t nblocks)
@@ -815,6 +961,7 @@ const rijn_ghash_engine rijn_ghash_vpclmul_avx2 = {
     .enc = vp_enc,
     .dec = vp_dec,
     .oneshot = vp_oneshot,
+    .last = vp_last,
 };
 
 #else
