@@ -799,14 +799,14 @@ VP_FN static void vp_oneshot(const rijn_aes_key *key, const uint64_t *hk,
  * lengths block, in the lane after the data, under one reduction (with
  * 16 blocks of data, H^17 is not in the key: one single-block product
  * after it); each register's products are taken as soon as it is
- * stored, so that no ciphertext register stays live. Returns the tag.
+ * stored, so that no ciphertext register stays live. Writes the tag.
  * Stores and the partial block as in vp_oneshot_n; each input byte is
  * loaded once.
  */
-VP_INLINE __m128i vp_end_n(const rijn_aes_key *key, const uint8_t *hk,
-                           uint8_t *out, const uint8_t *in, size_t len,
-                           __m256i c, __m128i y, __m128i j0, __m128i lens,
-                           const size_t n, const int decrypt)
+VP_INLINE void vp_end_n(const rijn_aes_key *key, const uint8_t *hk,
+                         uint8_t *out, const uint8_t *in, size_t len,
+                         __m256i c, __m128i y, __m128i j0, __m128i lens,
+                         uint8_t tag[16], const size_t n, const int decrypt)
 {
     const size_t m = (len + 15) / 16, full = len / 16, rest = len % 16;
     /* blocks under the one reduction: the data and the lengths block */
@@ -832,7 +832,12 @@ VP_INLINE __m128i vp_end_n(const rijn_aes_key *key, const uint8_t *hk,
         e = _mm_aesenc_si128(e, _mm256_castsi256_si128(kr));
     }
     kl = v2_rk(key, nr);
-    e = _mm_aesenclast_si128(e, _mm256_castsi256_si128(kl));
+    /* E(J0) waits in the tag's place, which the tag overwrites: kept in
+     * a register across the hashing, the compiler spilled it to the
+     * stack (stackwipe.vaes-avx2) */
+    _mm_storeu_si128((__m128i *)(void *)tag,
+                     _mm_aesenclast_si128(e, _mm256_castsi256_si128(kl)));
+    __asm__("" : : "r"(tag) : "memory");
     a.lo = a.mi = a.hi = _mm256_setzero_si256();
     RIJN_UNROLL(8)
     for (j = 0; j < n; j++) {
@@ -884,7 +889,9 @@ VP_INLINE __m128i vp_end_n(const rijn_aes_key *key, const uint8_t *hk,
     y = vp_fold(a.lo, a.mi, a.hi);
     if (m == NPOW) /* H^17 is not in the key */
         y = gx_mul(_mm_xor_si128(y, lens), _mm256_castsi256_si128(vp_pow1(hk)));
-    return _mm_xor_si128(_mm_shuffle_epi8(y, GX_BSWAP128), e);
+    _mm_storeu_si128((__m128i *)(void *)tag,
+                     _mm_xor_si128(_mm_shuffle_epi8(y, GX_BSWAP128),
+                                   _mm_loadu_si128((const __m128i *)(const void *)tag)));
 }
 
 /*
@@ -916,7 +923,7 @@ VP_FN static void vp_last(const rijn_aes_key *key, const uint64_t *hk,
             rijn_x86_load_ctr(ctr), _mm256_castsi256_si128(V2_SWAP32))),
         _mm256_set_epi32(1, 0, 0, 0, 0, 0, 0, 0));
     const __m128i jb = rijn_x86_load_ctr(j0);
-    __m128i t, acc;
+    __m128i acc;
 
     if (pre > 0)
         vp_crypt(key, hk, y, ctr, out, in, pre, decrypt);
@@ -926,14 +933,13 @@ VP_FN static void vp_last(const rijn_aes_key *key, const uint64_t *hk,
     out += 16 * pre;
     len -= 16 * pre;
     if (m > 8)
-        t = vp_end_n(key, k, out, in, len, c, acc, jb, lens, 8, decrypt);
+        vp_end_n(key, k, out, in, len, c, acc, jb, lens, tag, 8, decrypt);
     else if (m > 4)
-        t = vp_end_n(key, k, out, in, len, c, acc, jb, lens, 4, decrypt);
+        vp_end_n(key, k, out, in, len, c, acc, jb, lens, tag, 4, decrypt);
     else if (m > 2)
-        t = vp_end_n(key, k, out, in, len, c, acc, jb, lens, 2, decrypt);
+        vp_end_n(key, k, out, in, len, c, acc, jb, lens, tag, 2, decrypt);
     else
-        t = vp_end_n(key, k, out, in, len, c, acc, jb, lens, 1, decrypt);
-    _mm_storeu_si128((__m128i *)(void *)tag, t);
+        vp_end_n(key, k, out, in, len, c, acc, jb, lens, tag, 1, decrypt);
 }
 
 VP_FN static void vp_enc(const rijn_aes_key *key, const uint64_t *hk,

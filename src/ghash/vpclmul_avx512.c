@@ -513,15 +513,14 @@ typedef struct {
  * pend (encryption after a full step), the 32 blocks before out (that
  * step's ciphertext) are hashed first, between these AES rounds. Each
  * input ZMM is loaded once (d[j], RIJN_READ_ONCE_VEC) for the last round
- * and, decrypting, the GHASH. With fin, E(J0) runs beside these rounds
- * on XMM (into *ek) and the lengths block is hashed last, under the same
- * reduction (the data then meets H^(m+1)..H^2). Returns the accumulator.
+ * and, decrypting, the GHASH. With fin, the lengths block is hashed
+ * last, under the same reduction (the data then meets H^(m+1)..H^2).
+ * Returns the accumulator.
  */
 VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
                           const size_t q, const int pend, const size_t len,
                           vp_ctr cb, const uint8_t *pw, uint8_t *out,
-                          const uint8_t *in, __m512i acc, const vp_fin *fin,
-                          __m128i *ek)
+                          const uint8_t *in, __m512i acc, const vp_fin *fin)
 {
     const __m512i bswap = vp_bswap(), poly = vp_poly();
     const size_t m = (len + 15) / 16;
@@ -529,14 +528,9 @@ VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
      * H^32 (len over 496), it takes one single-block product after it */
     const int with_len = fin != NULL && m < VP_POWERS;
     const uint8_t *hp = pw + 16 * (VP_POWERS - m - with_len);
-    const __m128i lens = _mm_set_epi64x(
-        (long long)(fin != NULL ? fin->aad_len * 8 : 0),
-        (long long)(fin != NULL ? fin->len * 8 : 0));
-    const __m128i h1 = _mm_loadu_si128(
-        (const __m128i *)(const void *)(pw + 16 * (VP_POWERS - 1)));
+    __m128i lens, h1;
     __m512i st[8], d[8];
     __mmask64 mb[8];
-    __m128i e = _mm_setzero_si128();
     vp_sum s;
     unsigned r;
     size_t j;
@@ -548,21 +542,14 @@ VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
         d[j] = _mm512_maskz_loadu_epi8(mb[j], in + 64 * j);
         RIJN_READ_ONCE_VEC(d[j]);
     }
-    if (fin != NULL)
-        e = _mm_xor_si128(rijn_x86_load_ctr(fin->j0),
-                          _mm512_castsi512_si128(rk[0]));
     vp_ctr_start(st, q, &cb, bswap, rk[0]);
     RIJN_UNROLL(14)
     for (r = 1; r < nr; r++) {
         vp_round(st, q, rk[r]);
-        if (fin != NULL)
-            e = _mm_aesenc_si128(e, _mm512_castsi512_si128(rk[r]));
         if (pend)
             vp_ghash_step(r - 1, VP_W, &s, out - 64 * VP_W, pw, &acc, poly,
                           bswap, NULL, NULL);
     }
-    if (fin != NULL)
-        *ek = _mm_aesenclast_si128(e, _mm512_castsi512_si128(rk[nr]));
     if (pend) {
         RIJN_UNROLL(8)
         for (r = nr - 1; r < VP_W + 3; r++)
@@ -586,7 +573,11 @@ VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
         first = 0;
     }
     /* the lengths block (byte-reversed: the bit lengths as two words)
-     * times H */
+     * times H; made here, not kept live across the rounds */
+    lens = _mm_set_epi64x((long long)(fin != NULL ? fin->aad_len * 8 : 0),
+                          (long long)(fin != NULL ? fin->len * 8 : 0));
+    h1 = _mm_loadu_si128(
+        (const __m128i *)(const void *)(pw + 16 * (VP_POWERS - 1)));
     if (with_len) {
         const __m512i x = _mm512_zextsi128_si512(lens);
         const __m512i h = _mm512_zextsi128_si512(h1);
@@ -618,7 +609,6 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
     const uint8_t *pw = (const uint8_t *)(const void *)hk;
     const __m512i bswap = vp_bswap(), poly = vp_poly();
     __m512i rk[15], acc;
-    __m128i ek = _mm_setzero_si128();
     vp_ctr cb;
     vp_sum s;
     int pending = 0;
@@ -637,6 +627,20 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
     cb.low = rijn_load32_be(ctr + 12);
     acc = _mm512_zextsi128_si512(
         _mm_shuffle_epi8(vp_load_8x2(y), vp_bswap128()));
+    if (fin != NULL) {
+        /* E(J0) first, beside the first batch, and into the tag's place,
+         * which the tag overwrites: kept in a register to the end, or
+         * made beside the last batch, it pushed clang to spill round
+         * keys to the stack (stackwipe.vaes-avx512) */
+        __m128i e = _mm_xor_si128(rijn_x86_load_ctr(fin->j0),
+                                  _mm512_castsi512_si128(rk[0]));
+        RIJN_UNROLL(13)
+        for (r = 1; r < nr; r++)
+            e = _mm_aesenc_si128(e, _mm512_castsi512_si128(rk[r]));
+        _mm_storeu_si128((__m128i *)(void *)fin->tag,
+                         _mm_aesenclast_si128(e, _mm512_castsi512_si128(rk[nr])));
+        __asm__("" : : "r"(fin->tag) : "memory");
+    }
 
     /* encryption hashes each step's ciphertext during the next step */
     if (enc && len >= 64 * VP_W) {
@@ -690,7 +694,7 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
     /* 0..511 bytes left, and the last step's ciphertext if pending */
     n = (len + 15) / 16;
 #define VP_TAIL(q, p) \
-    acc = vp_tail(rk, nr, enc, q, p, len, cb, pw, out, in, acc, fin, &ek)
+    acc = vp_tail(rk, nr, enc, q, p, len, cb, pw, out, in, acc, fin)
     if (pending && n == 0 && fin == NULL) {
         RIJN_UNROLL(16)
         for (r = 0; r < VP_W + 3; r++)
@@ -719,11 +723,12 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
     }
 #undef VP_TAIL
     if (fin != NULL)
-        _mm_storeu_si128((__m128i *)(void *)fin->tag,
-                         _mm_xor_si128(_mm_shuffle_epi8(
-                                           _mm512_castsi512_si128(acc),
+        _mm_storeu_si128(
+            (__m128i *)(void *)fin->tag,
+            _mm_xor_si128(_mm_shuffle_epi8(_mm512_castsi512_si128(acc),
                                            vp_bswap128()),
-                                       ek));
+                          _mm_loadu_si128(
+                              (const __m128i *)(const void *)fin->tag)));
     else
         gx_store(y, _mm512_castsi512_si128(acc));
 }
@@ -852,11 +857,14 @@ VP_INLINE void vp_oneshot_n(const rijn_aes_key *k, const uint8_t *pw,
                _mm512_zextsi128_si512(_mm_loadu_si128(
                    (const __m128i *)(const void *)(pw + 16 * (VP_POWERS
                                                               - 1)))));
-    /* E(J0): lane nd (its data was masked to zero) moved to lane 0 */
+    /* E(J0): lane nd (its data was masked to zero) moved to lane 0; o
+     * indexed by constants only, so that it stays in registers (an array
+     * indexed by nd / 4 went to the stack, with keystream in it) */
+    ek = n == 2 && nd >= 4 ? o[1] : o[0];
     ek = _mm512_permutexvar_epi64(
         _mm512_set_epi64(0, 0, 0, 0, 0, 0, (long long)(2 * (nd % 4) + 1),
                          (long long)(2 * (nd % 4))),
-        o[nd / 4]);
+        ek);
     _mm_storeu_si128(
         (__m128i *)(void *)tag,
         _mm_xor_si128(
