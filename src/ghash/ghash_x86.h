@@ -128,6 +128,34 @@ GX_INLINE __m128i gx_fold(__m128i lo, __m128i mi, __m128i hi)
                                            _mm_clmulepi64_si128(p, mi, 0x01)));
 }
 
+/*
+ * The tag of a `last` kernel (ghash.h): tag := s XOR the 16 bytes at tag,
+ * where the kernel put E(J0) as soon as it was made. The load and the XOR
+ * are one asm statement, so the compiler never holds E(J0) in a register
+ * of its own, and cannot schedule the load early and spill it (gcc did,
+ * in pclmul's last: stackwipe.aesni). _vex for the AVX kernels (no
+ * legacy-SSE instruction among AVX code).
+ */
+GX_INLINE void gx_tag_xor(uint8_t tag[16], __m128i s)
+{
+    __m128i t;
+
+    __asm__("movdqu %[p], %[t]\n\t"
+            "pxor %[t], %[s]\n\t"
+            "movdqu %[s], %[p]"
+            : [s] "+x"(s), [t] "=&x"(t), [p] "+m"(*(uint8_t(*)[16])tag));
+}
+
+GX_INLINE void gx_tag_xor_vex(uint8_t tag[16], __m128i s)
+{
+    __m128i t;
+
+    __asm__("vmovdqu %[p], %[t]\n\t"
+            "vpxor %[t], %[s], %[s]\n\t"
+            "vmovdqu %[s], %[p]"
+            : [s] "+x"(s), [t] "=&x"(t), [p] "+m"(*(uint8_t(*)[16])tag));
+}
+
 /* a x b, both reflected (schoolbook), reduced: for the key setup (and
  * vpclmul-avx2's lone block). */
 GX_INLINE __m128i gx_mul(__m128i a, __m128i b)

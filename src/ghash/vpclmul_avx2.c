@@ -889,9 +889,7 @@ VP_INLINE void vp_end_n(const rijn_aes_key *key, const uint8_t *hk,
     y = vp_fold(a.lo, a.mi, a.hi);
     if (m == NPOW) /* H^17 is not in the key */
         y = gx_mul(_mm_xor_si128(y, lens), _mm256_castsi256_si128(vp_pow1(hk)));
-    _mm_storeu_si128((__m128i *)(void *)tag,
-                     _mm_xor_si128(_mm_shuffle_epi8(y, GX_BSWAP128),
-                                   _mm_loadu_si128((const __m128i *)(const void *)tag)));
+    gx_tag_xor_vex(tag, _mm_shuffle_epi8(y, GX_BSWAP128));
 }
 
 /*

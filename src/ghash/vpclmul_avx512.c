@@ -723,12 +723,8 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
     }
 #undef VP_TAIL
     if (fin != NULL)
-        _mm_storeu_si128(
-            (__m128i *)(void *)fin->tag,
-            _mm_xor_si128(_mm_shuffle_epi8(_mm512_castsi512_si128(acc),
-                                           vp_bswap128()),
-                          _mm_loadu_si128(
-                              (const __m128i *)(const void *)fin->tag)));
+        gx_tag_xor_vex(fin->tag, _mm_shuffle_epi8(_mm512_castsi512_si128(acc),
+                                                  vp_bswap128()));
     else
         gx_store(y, _mm512_castsi512_si128(acc));
 }
