@@ -136,24 +136,22 @@ GX_INLINE __m128i gx_fold(__m128i lo, __m128i mi, __m128i hi)
  * in pclmul's last: stackwipe.aesni). _vex for the AVX kernels (no
  * legacy-SSE instruction among AVX code).
  */
+#define GX_TAG_XOR(mov, xor)                                              \
+    __asm__(mov " %[p], %[t]\n\t" xor "\n\t" mov " %[s], %[p]"               \
+            : [s] "+x"(s), [t] "=&x"(t), [p] "+m"(*(uint8_t(*)[16])tag))
+
 GX_INLINE void gx_tag_xor(uint8_t tag[16], __m128i s)
 {
     __m128i t;
 
-    __asm__("movdqu %[p], %[t]\n\t"
-            "pxor %[t], %[s]\n\t"
-            "movdqu %[s], %[p]"
-            : [s] "+x"(s), [t] "=&x"(t), [p] "+m"(*(uint8_t(*)[16])tag));
+    GX_TAG_XOR("movdqu", "pxor %[t], %[s]");
 }
 
 GX_INLINE void gx_tag_xor_vex(uint8_t tag[16], __m128i s)
 {
     __m128i t;
 
-    __asm__("vmovdqu %[p], %[t]\n\t"
-            "vpxor %[t], %[s], %[s]\n\t"
-            "vmovdqu %[s], %[p]"
-            : [s] "+x"(s), [t] "=&x"(t), [p] "+m"(*(uint8_t(*)[16])tag));
+    GX_TAG_XOR("vmovdqu", "vpxor %[t], %[s], %[s]");
 }
 
 /* a x b, both reflected (schoolbook), reduced: for the key setup (and

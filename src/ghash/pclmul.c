@@ -570,17 +570,10 @@ PA_INLINE void pa_end_n(const __m128i *rk, const uint64_t *hk, uint8_t *out,
     const size_t nt = m < NPOW ? m + 1 : m; /* blocks under the reduction */
     __m128i s[8];
     pm_acc a;
-    unsigned r;
     size_t j;
 
-    pa_counters(c, s, _mm_load_si128(rk), n);
-    RIJN_NO_UNROLL
-    for (r = 1; r < nr; r++) {
-        const __m128i kr = _mm_load_si128(rk + r);
-        RIJN_UNROLL(8)
-        for (j = 0; j < n; j++)
-            s[j] = _mm_aesenc_si128(s[j], kr);
-    }
+    aesni_counters(c, s, n);
+    aesni_rounds(rk, nr, s, n);
     a.lo = a.mi = a.hi = _mm_setzero_si128();
     RIJN_UNROLL(8)
     for (j = 0; j < n; j++) {
@@ -630,18 +623,14 @@ PA_FN static void pclmul_last(const rijn_aes_key *key, const uint64_t *hk,
     const size_t m = nb % W == 0 && len % 16 != 0 ? W : nb % W, pre = nb - m;
     const __m128i lens = _mm_set_epi64x((long long)(aad_len * 8),
                                         (long long)((uint64_t)len * 8));
-    const __m128i jb = rijn_x86_load_ctr(j0);
     const __m128i c = _mm_add_epi32(
         _mm_shuffle_epi8(rijn_x86_load_ctr(ctr), AESNI_SWAP32),
         _mm_set_epi32((int)pre, 0, 0, 0));
-    __m128i acc, e = _mm_xor_si128(jb, _mm_load_si128(rk));
-    unsigned r;
+    __m128i acc, e[1] = {rijn_x86_load_ctr(j0)};
 
-    RIJN_NO_UNROLL
-    for (r = 1; r < nr; r++)
-        e = _mm_aesenc_si128(e, _mm_load_si128(rk + r));
+    aesni_rounds(rk, nr, e, 1);
     _mm_storeu_si128((__m128i *)(void *)tag,
-                     _mm_aesenclast_si128(e, _mm_load_si128(rk + nr)));
+                     _mm_aesenclast_si128(e[0], _mm_load_si128(rk + nr)));
     __asm__("" : : "r"(tag) : "memory");
     /* whole batches: a call (inlined here, the loop spilled with this
      * function's values live around it: decryption 10-18% slower) */

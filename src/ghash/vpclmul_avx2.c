@@ -672,6 +672,36 @@ VP_INLINE __m256i vp_pair(const uint8_t *p, size_t n, size_t j)
 }
 
 /*
+ * Register j of a message's output o (blocks 2j, 2j+1 of len bytes):
+ * whole blocks stored, a partial one in pieces (gx_store_partial, nothing
+ * past len written); returns the ciphertext as hashed: the lanes past the
+ * data cleared (one may hold E(J0)), a partial block's keystream bytes
+ * too.
+ */
+VP_INLINE __m256i vp_out_pair(uint8_t *out, __m256i o, size_t len, size_t j)
+{
+    const size_t full = len / 16, rest = len % 16, m = (len + 15) / 16;
+    const __m128i keep = rest > 0 ? gx_keep(rest) : _mm_set1_epi8(-1);
+    __m128i lo = _mm256_castsi256_si128(o), hi = _mm256_extracti128_si256(o, 1);
+
+    if (2 * j + 2 <= full) {
+        _mm256_storeu_si256((__m256i *)(void *)(out + 32 * j), o);
+        return o;
+    }
+    if (2 * j + 1 <= full)
+        _mm_storeu_si128((__m128i *)(void *)(out + 32 * j), lo);
+    if (rest > 0 && 2 * j + 1 >= full)
+        gx_store_partial(out + 16 * full, 2 * j == full ? lo : hi, rest);
+    if (2 * j + 1 >= m)
+        hi = _mm_setzero_si128();
+    if (2 * j == full)
+        lo = _mm_and_si128(lo, keep);
+    else if (2 * j + 1 == full)
+        hi = _mm_and_si128(hi, keep);
+    return _mm256_set_m128i(hi, lo);
+}
+
+/*
  * ghash.h, oneshot, with 1 + nd <= 2n (n = 1, 2 or 4 YMM, constant): the
  * data blocks and E(J0) as one AES batch, data block i in lane i and J0
  * in lane nd (the first free one), so that every register of data is a
@@ -688,7 +718,7 @@ VP_INLINE void vp_oneshot_n(const rijn_aes_key *key, const uint8_t *hk,
                             const uint8_t *aad, size_t aad_len, int decrypt,
                             uint8_t tag[16], const size_t n)
 {
-    const size_t nd = (len + 15) / 16, full = len / 16, rest = len % 16;
+    const size_t nd = (len + 15) / 16;
     const size_t na = (aad_len + 15) / 16, nt = na + nd + 1;
     const __m256i bswap = BSWAP256;
     /* J0 with its low word native (V2_SWAP32), in both lanes */
@@ -734,30 +764,10 @@ VP_INLINE void vp_oneshot_n(const rijn_aes_key *key, const uint8_t *hk,
             ek0 = _mm256_extracti128_si256(o, 1);
         if (2 * j >= nd)
             continue;
-        /* out: whole blocks stored, a partial one in pieces */
-        if (2 * j + 2 <= full) {
-            _mm256_storeu_si256((__m256i *)(void *)(out + 32 * j), o);
-        } else {
-            __m128i lo = _mm256_castsi256_si128(o);
-            if (2 * j + 1 <= full) {
-                _mm_storeu_si128((__m128i *)(void *)(out + 32 * j), lo);
-                lo = _mm256_extracti128_si256(o, 1);
-            }
-            if (rest > 0 && 2 * j + 1 >= full)
-                gx_store_partial(out + 16 * full, lo, rest);
-        }
-        if (!decrypt) {
-            /* the ciphertext as hashed: lanes past the data cleared (one
-             * holds E(J0)), a partial block's keystream bytes too */
-            __m128i lo = _mm256_castsi256_si128(o), hi = _mm256_extracti128_si256(o, 1);
-            const __m128i keep = rest > 0 ? gx_keep(rest) : _mm_set1_epi8(-1);
-            if (2 * j + 1 >= nd)
-                hi = _mm_setzero_si128();
-            if (2 * j == full)
-                lo = _mm_and_si128(lo, keep);
-            else if (2 * j + 1 == full)
-                hi = _mm_and_si128(hi, keep);
-            c = _mm256_set_m128i(hi, lo);
+        {
+            const __m256i ct = vp_out_pair(out, o, len, j);
+            if (!decrypt)
+                c = ct;
         }
         vp_madd_s(&a, _mm256_shuffle_epi8(c, bswap), vp_pow2(hk, nt - na - 2 * j), 0);
     }
@@ -794,49 +804,35 @@ VP_FN static void vp_oneshot(const rijn_aes_key *key, const uint64_t *hk,
  * The end of a one-shot message (ghash.h, last): its last len bytes (m =
  * ceil(len / 16) <= 16 blocks, a partial last one included) as one batch
  * of n YMM (2n >= m) from the counter c (lane i: counter + i, low word
- * native), E(J0) beside them on XMM; y absorbs the ciphertext (the
- * partial block's keystream bytes and the lanes past it cleared) and the
- * lengths block, in the lane after the data, under one reduction (with
- * 16 blocks of data, H^17 is not in the key: one single-block product
- * after it); each register's products are taken as soon as it is
- * stored, so that no ciphertext register stays live. Writes the tag.
- * Stores and the partial block as in vp_oneshot_n; each input byte is
- * loaded once.
+ * native), and J0 in one more register; y absorbs the ciphertext and the lengths block, in the lane
+ * after the data, under one reduction (with 16 blocks of data, H^17 is
+ * not in the key: one single-block product after it); each register's
+ * products are taken as soon as it is stored, so that no ciphertext
+ * register stays live. The tag is y XOR what the tag's place holds
+ * (E(J0)). Stores and the partial block as in vp_oneshot_n (vp_out_pair);
+ * each input byte is loaded once.
  */
 VP_INLINE void vp_end_n(const rijn_aes_key *key, const uint8_t *hk,
                          uint8_t *out, const uint8_t *in, size_t len,
                          __m256i c, __m128i y, __m128i j0, __m128i lens,
                          uint8_t tag[16], const size_t n, const int decrypt)
 {
-    const size_t m = (len + 15) / 16, full = len / 16, rest = len % 16;
+    const size_t m = (len + 15) / 16;
     /* blocks under the one reduction: the data and the lengths block */
     const size_t nt = m < NPOW ? m + 1 : m;
-    const unsigned nr = key->rounds;
-    const __m256i k0 = v2_rk(key, 0);
-    __m256i s[8], kl;
-    __m128i e = _mm_xor_si128(j0, _mm256_castsi256_si128(k0));
+    __m256i s[9], kl;
     vp_acc a;
-    unsigned r;
     size_t j;
 
+    /* the batch and J0 (register n) */
     v2_counters(c, s, n);
-    RIJN_UNROLL(8)
-    for (j = 0; j < n; j++)
-        s[j] = _mm256_xor_si256(s[j], k0);
-    RIJN_NO_UNROLL
-    for (r = 1; r < nr; r++) {
-        const __m256i kr = v2_rk(key, r);
-        RIJN_UNROLL(8)
-        for (j = 0; j < n; j++)
-            s[j] = _mm256_aesenc_epi128(s[j], kr);
-        e = _mm_aesenc_si128(e, _mm256_castsi256_si128(kr));
-    }
-    kl = v2_rk(key, nr);
-    /* E(J0) waits in the tag's place, which the tag overwrites: kept in
-     * a register across the hashing, the compiler spilled it to the
-     * stack (stackwipe.vaes-avx2) */
+    s[n] = _mm256_broadcastsi128_si256(j0);
+    v2_rounds(key, s, n + 1, key->rounds);
+    kl = v2_rk(key, key->rounds);
+    /* E(J0) into the tag's place, which the tag overwrites (kept in a
+     * register across the hashing, gcc spilled it to the stack) */
     _mm_storeu_si128((__m128i *)(void *)tag,
-                     _mm_aesenclast_si128(e, _mm256_castsi256_si128(kl)));
+                     _mm256_castsi256_si128(_mm256_aesenclast_epi128(s[n], kl)));
     __asm__("" : : "r"(tag) : "memory");
     a.lo = a.mi = a.hi = _mm256_setzero_si256();
     RIJN_UNROLL(8)
@@ -845,33 +841,10 @@ VP_INLINE void vp_end_n(const rijn_aes_key *key, const uint8_t *hk,
             continue;
         const __m256i d = vp_pair(in, len, j);
         const __m256i o = _mm256_aesenclast_epi128(s[j], _mm256_xor_si256(kl, d));
-        __m256i h = d, x;
+        const __m256i ct = vp_out_pair(out, o, len, j);
+        const __m256i h = decrypt ? d : ct;
+        __m256i x;
 
-        if (2 * j + 2 <= full) {
-            _mm256_storeu_si256((__m256i *)(void *)(out + 32 * j), o);
-        } else {
-            __m128i lo = _mm256_castsi256_si128(o);
-            if (2 * j + 1 <= full) {
-                _mm_storeu_si128((__m128i *)(void *)(out + 32 * j), lo);
-                lo = _mm256_extracti128_si256(o, 1);
-            }
-            if (rest > 0 && 2 * j + 1 >= full)
-                gx_store_partial(out + 16 * full, lo, rest);
-        }
-        if (!decrypt && 2 * j + 2 > full) {
-            /* past the whole blocks: the keystream cleared */
-            __m128i lo = _mm256_castsi256_si128(o), hi = _mm256_extracti128_si256(o, 1);
-            const __m128i keep = rest > 0 ? gx_keep(rest) : _mm_set1_epi8(-1);
-            if (2 * j + 1 >= m)
-                hi = _mm_setzero_si128();
-            if (2 * j == full)
-                lo = _mm_and_si128(lo, keep);
-            else if (2 * j + 1 == full)
-                hi = _mm_and_si128(hi, keep);
-            h = _mm256_set_m128i(hi, lo);
-        } else if (!decrypt) {
-            h = o;
-        }
         x = _mm256_shuffle_epi8(h, BSWAP256);
         if (j == 0)
             x = _mm256_xor_si256(x, _mm256_zextsi128_si256(y));

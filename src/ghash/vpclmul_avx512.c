@@ -729,28 +729,32 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
         gx_store(y, _mm512_castsi512_si128(acc));
 }
 
+/* vp_crypt for the key's round count (a constant in each copy) */
+VP_INLINE void vp_crypt_nr(const rijn_aes_key *k, const uint64_t *hk,
+                           uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
+                           const uint8_t *in, size_t len, const int enc,
+                           const vp_fin *fin)
+{
+    if (k->rounds == 10)
+        vp_crypt(k, hk, y, ctr, out, in, len, 10, enc, fin);
+    else if (k->rounds == 12)
+        vp_crypt(k, hk, y, ctr, out, in, len, 12, enc, fin);
+    else
+        vp_crypt(k, hk, y, ctr, out, in, len, 14, enc, fin);
+}
+
 VP_FN static void vp_enc(const rijn_aes_key *k, const uint64_t *hk,
                          uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
                          const uint8_t *in, size_t nblocks)
 {
-    if (k->rounds == 10)
-        vp_crypt(k, hk, y, ctr, out, in, 16 * nblocks, 10, 1, NULL);
-    else if (k->rounds == 12)
-        vp_crypt(k, hk, y, ctr, out, in, 16 * nblocks, 12, 1, NULL);
-    else
-        vp_crypt(k, hk, y, ctr, out, in, 16 * nblocks, 14, 1, NULL);
+    vp_crypt_nr(k, hk, y, ctr, out, in, 16 * nblocks, 1, NULL);
 }
 
 VP_FN static void vp_dec(const rijn_aes_key *k, const uint64_t *hk,
                          uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
                          const uint8_t *in, size_t nblocks)
 {
-    if (k->rounds == 10)
-        vp_crypt(k, hk, y, ctr, out, in, 16 * nblocks, 10, 0, NULL);
-    else if (k->rounds == 12)
-        vp_crypt(k, hk, y, ctr, out, in, 16 * nblocks, 12, 0, NULL);
-    else
-        vp_crypt(k, hk, y, ctr, out, in, 16 * nblocks, 14, 0, NULL);
+    vp_crypt_nr(k, hk, y, ctr, out, in, 16 * nblocks, 0, NULL);
 }
 
 VP_FN static void vp_last(const rijn_aes_key *k, const uint64_t *hk,
@@ -761,12 +765,7 @@ VP_FN static void vp_last(const rijn_aes_key *k, const uint64_t *hk,
 {
     const vp_fin fin = {j0, aad_len, len, tag};
 
-    if (k->rounds == 10)
-        vp_crypt(k, hk, y, ctr, out, in, len, 10, !decrypt, &fin);
-    else if (k->rounds == 12)
-        vp_crypt(k, hk, y, ctr, out, in, len, 12, !decrypt, &fin);
-    else
-        vp_crypt(k, hk, y, ctr, out, in, len, 14, !decrypt, &fin);
+    vp_crypt_nr(k, hk, y, ctr, out, in, len, !decrypt, &fin);
 }
 
 /* ------------------------------------------------------------------------
