@@ -495,6 +495,15 @@ VP_INLINE __mmask64 vp_bytes_mask(size_t len, size_t first)
     return m >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << m) - 1;
 }
 
+/* The bytes of p under mask k, zero elsewhere; no load at all for an
+ * empty mask (a masked load whose masked-out bytes lie on an unmapped
+ * page, such as a NULL AAD pointer, does not fault but costs a microcode
+ * assist: a 16-byte message took 2.5x longer with aad = NULL on Zen 4). */
+VP_INLINE __m512i vp_load_masked(const uint8_t *p, __mmask64 k)
+{
+    return k != 0 ? _mm512_maskz_loadu_epi8(k, p) : _mm512_setzero_si512();
+}
+
 /*
  * The end of a message in one call (ghash.h, last): J0 for E(J0), the
  * lengths block, and where the tag goes. NULL for enc/dec.
@@ -539,7 +548,7 @@ VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
     RIJN_UNROLL(8)
     for (j = 0; j < q; j++) {
         mb[j] = vp_bytes_mask(len, 64 * j);
-        d[j] = _mm512_maskz_loadu_epi8(mb[j], in + 64 * j);
+        d[j] = vp_load_masked(in + 64 * j, mb[j]);
         RIJN_READ_ONCE_VEC(d[j]);
     }
     vp_ctr_start(st, q, &cb, bswap, rk[0]);
@@ -816,13 +825,13 @@ VP_INLINE void vp_oneshot_n(const rijn_aes_key *k, const uint8_t *pw,
                                 bswap),
             kz);
         mb[j] = vp_bytes_mask(len, 64 * j);
-        d[j] = _mm512_maskz_loadu_epi8(mb[j], in + 64 * j);
+        d[j] = vp_load_masked(in + 64 * j, mb[j]);
         RIJN_READ_ONCE_VEC(d[j]);
     }
     /* the AAD first: its products do not wait for the AES */
     vp_sum_first(&s,
                  _mm512_shuffle_epi8(
-                     _mm512_maskz_loadu_epi8(vp_bytes_mask(aad_len, 0), aad),
+                     vp_load_masked(aad, vp_bytes_mask(aad_len, 0)),
                      bswap),
                  _mm512_loadu_si512(pw + 16 * (VP_POWERS - nt)));
     RIJN_UNROLL(14)
