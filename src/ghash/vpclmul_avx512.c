@@ -339,6 +339,7 @@ VP_INLINE void vp_ghash_step(const unsigned i, const size_t n, vp_sum *s,
             vp_sum_first(s, _mm512_xor_si512(x, *acc), h);
         else
             vp_sum_add(s, x, h);
+        __asm__("" : "+v"(s->lo), "+v"(s->mi), "+v"(s->hi));
     } else if (i == n) {
         vp_fold_lo(s, poly);
     } else if (i == n + 1) {
