@@ -208,13 +208,16 @@ static inline __m128i rijn_x86_load_ctr(const uint8_t ctr[16])
         _mm_loadl_epi64((const __m128i *)(const void *)(ctr + 8)));
 }
 
-/* The AES-NI key schedule (standard round keys, 16 bytes each, in k->rk),
- * shared by the aesni and vaes-avx512 backends; the _wide one stores each
- * round key twice (32 bytes each: both lanes of a YMM), for vaes-avx2.
- * Need AES-NI and SSSE3, which every CPU with VAES has. */
+/* The AES-NI key schedule (standard round keys, 16 bytes each, in k->rk)
+ * of the aesni backend; the _wide one stores each round key twice (32
+ * bytes each: both lanes of a YMM), for vaes-avx2, the _x4 one four times
+ * (64 bytes: every lane of a ZMM, 960 bytes for AES-256), for
+ * vaes-avx512. Need AES-NI and SSSE3, which every CPU with VAES has. */
 void rijn_aesni_setkey(rijn_aes_key *k, const uint8_t *key, size_t key_len);
 void rijn_aesni_setkey_wide(rijn_aes_key *k, const uint8_t *key,
                             size_t key_len);
+void rijn_aesni_setkey_x4(rijn_aes_key *k, const uint8_t *key,
+                          size_t key_len);
 #endif
 
 

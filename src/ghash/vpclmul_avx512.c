@@ -38,10 +38,11 @@
  * inside a step (VPADDD to byte 15 then needs no byte swap, as in
  * OpenSSL's and AWS-LC's stitched AES-NI GCM), otherwise byte-reversed
  * with the 32-bit counter in a dword, where VPADDD wraps it mod 2^32
- * exactly (inc32). Round keys: vaes-avx512's layout (16 bytes each, from
- * rijn_aesni_setkey), broadcast to the four lanes once per call. The
- * round key load (v512_rk), the tail masks (v512_mask) and V512_KEEP_ORDER
- * are vaes-avx512's, from vaes_avx512.h.
+ * exactly (inc32). Round keys: vaes-avx512's layout (each in all four
+ * lanes, 64 bytes, rijn_aesni_setkey_x4), loaded where used, never held
+ * through a call (see vp_key). The round key access (v512_rk, v512_rkp),
+ * the tail masks (v512_mask) and V512_KEEP_ORDER are vaes-avx512's, from
+ * vaes_avx512.h.
  *
  * Key layout (hk, 768 bytes): H^32, H^31, ..., H^1 times x^-1, byte-
  * reversed, 16 bytes each (512 bytes; a ZMM load at offset 16 (32 - m)
@@ -121,6 +122,40 @@ VP_INLINE __m512i vp_swap64(__m512i x)
 VP_INLINE __m512i vp_xor3(__m512i a, __m512i b, __m512i c)
 {
     return _mm512_ternarylogic_epi64(a, b, c, 0x96);
+}
+
+/*
+ * Round keys in the fused kernels: loaded where each is used (once per
+ * batch, or as VAESENC's memory operand where the compiler folds it),
+ * from vaes-avx512's layout (64 bytes each, vaes_avx512.h), never held
+ * across a call. Held in registers all through (as they were: 15
+ * broadcasts at the start), gcc 12 and clang 14 spilled some to the stack
+ * (8 states, 8 inputs, 3 sums, y, the constants and 15 round keys are more
+ * than 32 ZMM), where stackwipe, which looks for every round key, found
+ * them after the call (any AES-128 round key gives the key). Loaded where
+ * used, neither compiler spills one; stackwipe runs under both. Forcing
+ * every use to a memory operand (asm) made the loop 13-25% slower on
+ * Zen 4, whose load pipes do not take a ZMM load per VAESENC besides the
+ * data and the powers; loading each key in an asm of its own cost 50
+ * cycles a call (the compiler could no longer place the loads).
+ */
+VP_INLINE __m512i vp_key(const __m512i *k)
+{
+    return _mm512_load_si512(k);
+}
+
+/* One block (E(J0)): rounds 0..nr with the keys' first lanes. */
+VP_INLINE __m128i vp_encrypt1(__m128i x, const __m512i *rk, const unsigned nr)
+{
+    unsigned r;
+
+    x = _mm_xor_si128(x, _mm_load_si128((const __m128i *)(const void *)rk));
+    RIJN_UNROLL(13)
+    for (r = 1; r < nr; r++)
+        x = _mm_aesenc_si128(
+            x, _mm_load_si128((const __m128i *)(const void *)(rk + r)));
+    return _mm_aesenclast_si128(
+        x, _mm_load_si128((const __m128i *)(const void *)(rk + nr)));
 }
 
 /* Unreduced sum of 256-bit products, per lane: lo + x^64 mi + x^128 hi. */
@@ -313,8 +348,9 @@ VP_FN static void vp_init(uint64_t *hk, const uint8_t h[16])
  * do nothing. Spread over the AES rounds of the fused loop, with one ZMM
  * of data live at a time. With d (decryption: src is the input), ZMM i
  * is loaded once, hashed, and kept in d[i] XORed with the last round key
- * *kl, the operand of the caller's last round: the blocks hashed are the
- * blocks decrypted (ghash.h, dec).
+ * at kl, the operand of the caller's last round: the blocks hashed are the
+ * blocks decrypted (ghash.h, dec). d is the caller's buffer on the stack
+ * (with the ciphertext, it gives the last round key): wiped after use.
  */
 VP_INLINE void vp_ghash_step(const unsigned i, const size_t n, vp_sum *s,
                              const uint8_t *src, const uint8_t *hp,
@@ -328,7 +364,7 @@ VP_INLINE void vp_ghash_step(const unsigned i, const size_t n, vp_sum *s,
             RIJN_READ_ONCE_VEC(v);
             /* in memory, not in a register: the empty asm hides d[i]'s
              * value, so it is stored now and loaded by the last round */
-            d[i] = _mm512_xor_si512(v, *kl);
+            d[i] = _mm512_xor_si512(v, vp_key(kl));
             __asm__("" : "+m"(d[i]));
             x = _mm512_shuffle_epi8(v, bswap);
         } else {
@@ -443,8 +479,9 @@ typedef struct {
  * the byte-reversed form, whose dword add carries (mod 2^32) exactly.
  */
 VP_INLINE void vp_ctr_start(__m512i *st, const size_t n, vp_ctr *c,
-                            __m512i bswap, __m512i rk0)
+                            __m512i bswap, const __m512i *rkp)
 {
+    const __m512i rk0 = vp_key(rkp);
     size_t j;
 
     if ((c->low & 0xff) <= 256 - 4 * n) {
@@ -476,11 +513,13 @@ VP_INLINE void vp_ctr_start(__m512i *st, const size_t n, vp_ctr *c,
  * pressure, which would leave one dependency chain at a time (see
  * V512_KEEP_ORDER, vaes_avx512.h).
  */
-VP_INLINE void vp_round(__m512i *st, const size_t n, __m512i k)
+VP_INLINE void vp_round(__m512i *st, const size_t n, const __m512i *k)
 {
+    const __m512i kr = vp_key(k);
+
     RIJN_UNROLL(8)
     for (size_t j = 0; j < n; j++)
-        st[j] = _mm512_aesenc_epi128(st[j], k);
+        st[j] = _mm512_aesenc_epi128(st[j], kr);
     if (n == 8)
         V512_KEEP_ORDER(st);
     else if (n == 4)
@@ -539,7 +578,7 @@ VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
     const int with_len = fin != NULL && m < VP_POWERS;
     const uint8_t *hp = pw + 16 * (VP_POWERS - m - with_len);
     __m128i lens, h1;
-    __m512i st[8], d[8];
+    __m512i st[8], d[8], kl;
     __mmask64 mb[8];
     vp_sum s;
     unsigned r;
@@ -552,10 +591,10 @@ VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
         d[j] = vp_load_masked(in + 64 * j, mb[j]);
         RIJN_READ_ONCE_VEC(d[j]);
     }
-    vp_ctr_start(st, q, &cb, bswap, rk[0]);
+    vp_ctr_start(st, q, &cb, bswap, rk);
     RIJN_UNROLL(14)
     for (r = 1; r < nr; r++) {
-        vp_round(st, q, rk[r]);
+        vp_round(st, q, rk + r);
         if (pend)
             vp_ghash_step(r - 1, VP_W, &s, out - 64 * VP_W, pw, &acc, poly,
                           bswap, NULL, NULL);
@@ -566,10 +605,11 @@ VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
             vp_ghash_step(r, VP_W, &s, out - 64 * VP_W, pw, &acc, poly,
                           bswap, NULL, NULL);
     }
+    kl = vp_key(rk + nr);
     RIJN_UNROLL(8)
     for (j = 0; j < q; j++) {
         const __m512i o = _mm512_aesenclast_epi128(
-            st[j], _mm512_xor_si512(rk[nr], d[j]));
+            st[j], _mm512_xor_si512(kl, d[j]));
         const __m512i h = _mm512_maskz_loadu_epi32(v512_mask(m, 4 * j),
                                                    hp + 64 * j);
         __m512i x;
@@ -618,7 +658,9 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
 {
     const uint8_t *pw = (const uint8_t *)(const void *)hk;
     const __m512i bswap = vp_bswap(), poly = vp_poly();
-    __m512i rk[15], acc;
+    const __m512i *rk = v512_rkp(k, 0);
+    __m512i acc, kl, dv[VP_W];
+    int wipe = 0;
     vp_ctr cb;
     vp_sum s;
     int pending = 0;
@@ -627,9 +669,6 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
 
     if (len == 0 && fin == NULL)
         return;
-    RIJN_UNROLL(15)
-    for (r = 0; r <= nr; r++)
-        rk[r] = v512_rk(k, r);
     cb.le = _mm512_add_epi32(
         _mm512_broadcast_i32x4(
             _mm_shuffle_epi8(vp_load_ctr(ctr), vp_bswap128())),
@@ -640,30 +679,24 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
     if (fin != NULL) {
         /* E(J0) first, beside the first batch, and into the tag's place,
          * which the tag overwrites: kept in a register to the end, or
-         * made beside the last batch, it pushed clang to spill round
-         * keys to the stack (stackwipe.vaes-avx512) */
-        __m128i e = _mm_xor_si128(rijn_x86_load_ctr(fin->j0),
-                                  _mm512_castsi512_si128(rk[0]));
-        RIJN_UNROLL(13)
-        for (r = 1; r < nr; r++)
-            e = _mm_aesenc_si128(e, _mm512_castsi512_si128(rk[r]));
+         * made beside the last batch, it was spilled to the stack */
         _mm_storeu_si128((__m128i *)(void *)fin->tag,
-                         _mm_aesenclast_si128(e, _mm512_castsi512_si128(rk[nr])));
+                         vp_encrypt1(rijn_x86_load_ctr(fin->j0), rk, nr));
         __asm__("" : : "r"(fin->tag) : "memory");
     }
 
     /* encryption hashes each step's ciphertext during the next step */
     if (enc && len >= 64 * VP_W) {
         __m512i st[VP_W];
-        vp_ctr_start(st, VP_W, &cb, bswap, rk[0]);
+        vp_ctr_start(st, VP_W, &cb, bswap, rk);
         RIJN_UNROLL(14)
         for (r = 1; r < nr; r++)
-            vp_round(st, VP_W, rk[r]);
+            vp_round(st, VP_W, rk + r);
+        kl = vp_key(rk + nr);
         RIJN_UNROLL(8)
         for (j = 0; j < VP_W; j++)
             _mm512_storeu_si512(out + 64 * j, _mm512_aesenclast_epi128(
-                st[j], _mm512_xor_si512(rk[nr],
-                                        _mm512_loadu_si512(in + 64 * j))));
+                st[j], _mm512_xor_si512(kl, _mm512_loadu_si512(in + 64 * j))));
         in += 64 * VP_W;
         out += 64 * VP_W;
         len -= 64 * VP_W;
@@ -673,29 +706,30 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
         /* encrypting, the ciphertext is read back (store-forwarded) rather
          * than kept in registers: 2% faster for AES-256, fewer spills.
          * Decrypting, each input ZMM is loaded once (vp_ghash_step) and
-         * kept on the stack XORed with the last round key for the last
-         * round's memory operand: 8 states, 8 inputs, 3 sums, y, the
-         * constants and up to 15 round keys are more than 32 ZMM, and
-         * what the compilers spilled by themselves cost more (vpclmul-
-         * avx2, where this was measured: 5% slower with gcc 12). */
+         * kept in dv XORed with the last round key for the last round's
+         * memory operand (what the compilers spilled by themselves cost
+         * more: vpclmul-avx2, where this was measured, 5% slower with
+         * gcc 12); dv is wiped at the end. */
         const uint8_t *src = enc ? out - 64 * VP_W : in;
-        __m512i st[VP_W], dv[VP_W], *d = enc ? NULL : dv;
-        vp_ctr_start(st, VP_W, &cb, bswap, rk[0]);
+        __m512i st[VP_W], *d = enc ? NULL : dv;
+        wipe = !enc;
+        vp_ctr_start(st, VP_W, &cb, bswap, rk);
         RIJN_UNROLL(14)
         for (r = 1; r < nr; r++) {
-            vp_round(st, VP_W, rk[r]);
+            vp_round(st, VP_W, rk + r);
             vp_ghash_step(r - 1, VP_W, &s, src, pw, &acc, poly, bswap, d,
-                          &rk[nr]);
+                          rk + nr);
         }
         RIJN_UNROLL(8)
         for (r = nr - 1; r < VP_W + 3; r++)
             vp_ghash_step(r, VP_W, &s, src, pw, &acc, poly, bswap, d,
-                          &rk[nr]);
+                          rk + nr);
+        if (enc)
+            kl = vp_key(rk + nr);
         RIJN_UNROLL(8)
         for (j = 0; j < VP_W; j++)
             _mm512_storeu_si512(out + 64 * j, _mm512_aesenclast_epi128(
-                st[j], enc ? _mm512_xor_si512(rk[nr],
-                                              _mm512_loadu_si512(in + 64 * j))
+                st[j], enc ? _mm512_xor_si512(kl, _mm512_loadu_si512(in + 64 * j))
                            : dv[j]));
         in += 64 * VP_W;
         out += 64 * VP_W;
@@ -732,6 +766,13 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
         VP_TAIL(0, 0);
     }
 #undef VP_TAIL
+    if (wipe) {
+        /* eight ZMM stores, no call */
+        RIJN_UNROLL(8)
+        for (j = 0; j < VP_W; j++)
+            dv[j] = _mm512_setzero_si512();
+        __asm__ __volatile__("" : : "r"(dv) : "memory");
+    }
     if (fin != NULL)
         gx_tag_xor_vex(fin->tag, _mm_shuffle_epi8(_mm512_castsi512_si128(acc),
                                                   vp_bswap128()));
@@ -767,22 +808,6 @@ VP_FN static void vp_dec(const rijn_aes_key *k, const uint64_t *hk,
     vp_crypt_nr(k, hk, y, ctr, out, in, 16 * nblocks, 0, NULL);
 }
 
-__attribute__((noinline)) VP_FN static void
-vp_last_run(const rijn_aes_key *k, const uint64_t *hk, uint8_t y[16],
-            const uint8_t ctr[16], const uint8_t j0[16], uint8_t *out,
-            const uint8_t *in, size_t len, uint64_t aad_len, int decrypt,
-            uint8_t tag[16])
-{
-    const vp_fin fin = {j0, aad_len, len, tag};
-
-    vp_crypt_nr(k, hk, y, ctr, out, in, len, !decrypt, &fin);
-}
-
-/* clang 14 spills round keys in vp_last_run's frame for AES-192 (the fin
- * path's extra values; stackwipe.vaes-avx512 runs every key size under
- * gcc and clang): that frame is burnt after it (rijn_stack_burn, as
- * vpmsum's kernels do). Only for AES-192: the burn costs about 100
- * cycles a message (1.5x at 128 B), and no other case spills. */
 VP_FN static void vp_last(const rijn_aes_key *k, const uint64_t *hk,
                           uint8_t y[16], const uint8_t ctr[16],
                           const uint8_t j0[16], uint8_t *out,
@@ -791,12 +816,6 @@ VP_FN static void vp_last(const rijn_aes_key *k, const uint64_t *hk,
 {
     const vp_fin fin = {j0, aad_len, len, tag};
 
-    if (k->rounds == 12) {
-        vp_last_run(k, hk, y, ctr, j0, out, in, len, aad_len, decrypt, tag);
-        rijn_stack_burn();
-        return;
-    }
-    /* inlined: a call of its own made 128-byte messages 13% slower */
     vp_crypt_nr(k, hk, y, ctr, out, in, len, !decrypt, &fin);
 }
 

@@ -87,16 +87,14 @@ static const uint32_t ks_c128[9][4] = {
 };
 
 /* Round key r at rk, stored `copies` times (1: the standard layout, 16
- * bytes per round key; 2: each twice, 32 bytes, for vaes-avx2). Every
- * round key goes to memory in one store of its own, never assembled from
- * narrower ones: a later 16- or 32-byte load of it then forwards from the
- * store (or does not need to), where a load spanning two stores would
- * stall. */
+ * bytes per round key; 2: each twice, 32 bytes, for vaes-avx2; 4: 64
+ * bytes, for vaes-avx512). Every copy goes to memory in a store of its
+ * own, never assembled from narrower values in registers. */
 AESNI_INLINE void ks_put(uint8_t *rk, size_t r, __m128i x, const unsigned copies)
 {
-    _mm_store_si128((__m128i *)(void *)(rk + 16 * copies * r), x);
-    if (copies == 2)
-        _mm_store_si128((__m128i *)(void *)(rk + 32 * r + 16), x);
+    RIJN_UNROLL(4)
+    for (unsigned c = 0; c < copies; c++)
+        _mm_store_si128((__m128i *)(void *)(rk + 16 * (copies * r + c)), x);
 }
 
 /*
@@ -200,7 +198,6 @@ AESNI_INLINE void ks_expand(rijn_aes_key *k, const uint8_t *key,
         ks_expand256(rk, key, copies);
 }
 
-/* Also the key schedule of vaes-avx512 (see internal.h). */
 AESNI_FN void rijn_aesni_setkey(rijn_aes_key *k, const uint8_t *key,
                                 size_t key_len)
 {
@@ -212,6 +209,13 @@ AESNI_FN void rijn_aesni_setkey_wide(rijn_aes_key *k, const uint8_t *key,
                                      size_t key_len)
 {
     ks_expand(k, key, key_len, 2);
+}
+
+/* vaes-avx512's: every round key four times (see internal.h). */
+AESNI_FN void rijn_aesni_setkey_x4(rijn_aes_key *k, const uint8_t *key,
+                                   size_t key_len)
+{
+    ks_expand(k, key, key_len, 4);
 }
 
 /* ------------------------------------------------------------------------

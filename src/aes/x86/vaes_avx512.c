@@ -7,8 +7,10 @@
  * of about 4 cycles, so 8 independent registers keep both AES units busy;
  * Zen 4 runs 512-bit VAESENC as two 256-bit halves (measured: one per
  * cycle, 4 cycles latency), so there it moves as many bytes per cycle as
- * vaes-avx2. The 15 round keys are broadcast once per call and held in
- * registers.
+ * vaes-avx2. The round keys (64 bytes each in the key, vaes_avx512.h)
+ * are loaded once per call and held in registers: the CTR and ECB loops
+ * have room for all 15 beside 8 states (stackwipe checks that none is
+ * spilled).
  * Tails of 1..31 blocks: one batch of 8, 4, 2 or 1 ZMM with masked
  * loads and stores (masked-off bytes are neither read nor written and cannot
  * fault), so a 1..4 block message costs one AES latency chain in one ZMM and
@@ -55,9 +57,9 @@
  * before the loops unroll, and clang 14 then needs minutes per file.
  */
 
-/* The key schedule is aesni.c's (rijn_aesni_setkey: standard round keys,
- * 16 bytes each in k->rk), broadcast to every lane when loaded (v512_rk,
- * vaes_avx512.h); this file has no code of its own for it. */
+/* The key schedule is aesni.c's (rijn_aesni_setkey_x4: standard round
+ * keys, each in all four lanes of 64 bytes of k->rk; vaes_avx512.h); this
+ * file has no code of its own for it. */
 
 /* ------------------------------------------------------------------------
  * Rounds 0..nr-1 on s[0..n-1] (n and nr constant at each call site: all
@@ -269,12 +271,12 @@ V512_FN static void v512_ecb(const rijn_aes_key *k, uint8_t *out,
         v512_ecb_nr(k, out, in, nblocks, 14);
 }
 
-RIJN_AES_KEY_FITS(15 * 16, "vaes-avx512's AES-256 schedule");
+RIJN_AES_KEY_FITS(15 * 64, "vaes-avx512's AES-256 schedule");
 const rijn_aes_impl rijn_aes_vaes_avx512 = {
     .base = {.name = "vaes-avx512", .needs = RIJN_X86_NEEDS(V512_FEATURES),
              .constant_time = 1, .rank = 40},
-    .key_bytes = RIJN_AES_KEY_BYTES(16),
-    .setkey = rijn_aesni_setkey,
+    .key_bytes = RIJN_AES_KEY_BYTES(64),
+    .setkey = rijn_aesni_setkey_x4,
     .ecb = v512_ecb,
     .ctr32 = v512_ctr32,
 };

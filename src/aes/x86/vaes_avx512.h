@@ -3,9 +3,12 @@
  * shared with the kernels that read its key layout (the vpclmul-avx512
  * GHASH engine's fused AES-GCM kernels, src/ghash/vpclmul_avx512.c).
  *
- * Key layout: the standard round keys of aesni.c (rijn_aesni_setkey,
- * AESENCLAST-based, 16 bytes per round key in k->rk), broadcast to every
- * 128-bit lane of a ZMM when loaded.
+ * Key layout: the standard round keys of aesni.c (rijn_aesni_setkey_x4,
+ * AESENCLAST-based), each stored four times: round key r is the 64 bytes
+ * at k->rk + 64 r, a ZMM with the key in every 128-bit lane, so that
+ * VAESENC can take it from memory (the fused GCM kernels do: round keys
+ * held in registers there were spilled to the stack, see
+ * vpclmul_avx512.c). 960 bytes for AES-256, the size of k->rk.
  *
  * The helpers carry the backend's target (V512_FEATURES). A kernel whose
  * target is a superset (the fused engine's adds PCLMUL and VPCLMULQDQ)
@@ -22,7 +25,7 @@
 
 #include <immintrin.h>
 
-/* SSSE3 and AES-NI: the key schedule (rijn_aesni_setkey) */
+/* SSSE3 and AES-NI: the key schedule (rijn_aesni_setkey_x4) */
 #define V512_FEATURES(F)                                                   \
     F(SSSE3, "ssse3") F(AESNI, "aes") F(AVX, "avx") F(AVX2, "avx2")          \
     F(VAES, "vaes") F(AVX512F, "avx512f") F(AVX512BW, "avx512bw")            \
@@ -31,11 +34,15 @@
 #define V512_FN __attribute__((target(V512_TARGET)))
 #define V512_INLINE static inline __attribute__((always_inline, target(V512_TARGET)))
 
-/* Round key r in every lane. */
+/* Round key r in every lane: its place in k->rk, and the ZMM. */
+V512_INLINE const __m512i *v512_rkp(const rijn_aes_key *k, unsigned r)
+{
+    return (const __m512i *)(const void *)k->rk + r;
+}
+
 V512_INLINE __m512i v512_rk(const rijn_aes_key *k, unsigned r)
 {
-    return _mm512_broadcast_i32x4(
-        _mm_load_si128((const __m128i *)(const void *)k->rk + r));
+    return _mm512_load_si512(v512_rkp(k, r));
 }
 
 /* Mask of the 32-bit elements of a ZMM holding blocks first..first+3 that
