@@ -280,16 +280,17 @@ PA_INLINE void pa_round(const __m128i *rk, const __m128i *k, const uint8_t *g,
  * the stack at once and the last round reads it from there: 8 states, 3
  * sums and a round key leave too few of the 16 XMM to keep the eight,
  * and left to itself gcc 12 spilled the GHASH sums instead, 6-10% slower
- * than this). The rounds are written out rather than left to
- * the compiler's unrolling (clang 14 kept such a loop rolled). Returns
- * the new GHASH state.
+ * than this). That buffer, dv, is the caller's: with the ciphertext it
+ * gives the last round key, so the caller wipes it (pa_loop). The rounds
+ * are written out rather than left to the compiler's unrolling (clang 14
+ * kept such a loop rolled). Returns the new GHASH state.
  */
 PA_INLINE __m128i pa_step(const __m128i *rk, const __m128i *k, uint8_t *out,
                           const uint8_t *in, const uint8_t *g, __m128i *c,
                           __m128i y, const unsigned nr, const int hash,
-                          const int dec)
+                          __m128i *dv)
 {
-    __m128i s[W], dv[W], *d = dec ? dv : NULL;
+    __m128i s[W], *d = dv;
     pm_acc a;
     size_t j;
 
@@ -314,7 +315,7 @@ PA_INLINE __m128i pa_step(const __m128i *rk, const __m128i *k, uint8_t *out,
     }
     for (j = 0; j < W; j++)
         _mm_storeu_si128((__m128i *)(void *)(out + 16 * j),
-                         _mm_aesenclast_si128(s[j], dec ? dv[j] : _mm_xor_si128(
+                         _mm_aesenclast_si128(s[j], dv != NULL ? dv[j] : _mm_xor_si128(
                              _mm_load_si128(rk + nr),
                              _mm_loadu_si128((const __m128i *)(const void *)(in + 16 * j)))));
     return y;
@@ -339,14 +340,23 @@ PA_INLINE __m128i pa_loop(const __m128i *rk, const __m128i *k, uint8_t *out,
                           __m128i y, const unsigned nr, const int decrypt)
 {
     if (decrypt) {
+        __m128i dv[W]; /* pa_step's; the input ^ the last round key */
+        size_t j;
         for (; nbatches > 0; nbatches--, in += 16 * W, out += 16 * W)
-            y = pa_step(rk, k, out, in, in, c, y, nr, 1, 1);
+            y = pa_step(rk, k, out, in, in, c, y, nr, 1, dv);
+        /* stores of the zero register (the asm in the loop keeps gcc
+         * from making it a memset, which it expands to REP STOSQ: 30
+         * cycles more a call on Zen 4) */
+        for (j = 0; j < W; j++) {
+            dv[j] = _mm_setzero_si128();
+            __asm__ __volatile__("" : : "m"(dv[j]));
+        }
         return y;
     }
     /* encrypt: batch i is hashed during batch i + 1; the last one after */
-    y = pa_step(rk, k, out, in, NULL, c, y, nr, 0, 0);
+    y = pa_step(rk, k, out, in, NULL, c, y, nr, 0, NULL);
     for (nbatches--; nbatches > 0; nbatches--, in += 16 * W, out += 16 * W)
-        y = pa_step(rk, k, out + 16 * W, in + 16 * W, out, c, y, nr, 1, 0);
+        y = pa_step(rk, k, out + 16 * W, in + 16 * W, out, c, y, nr, 1, NULL);
     return pm_absorb8(k, y, out);
 }
 

@@ -77,6 +77,16 @@
 /* Hide what was stored through p, so it is reloaded. */
 #define VP_OPAQUE(p) __asm__("" : "+r"(p))
 
+/* The last round key, loaded afresh at each use (the pointer made opaque,
+ * so that the loads are not merged into one): held in a register across
+ * the hashing of the short, one-shot and end batches, it was spilled to
+ * the stack (clang 14; stackwipe looks for every round key). */
+VP_INLINE __m256i vp_kl(const rijn_aes_key *k, unsigned nr)
+{
+    VP_OPAQUE(k);
+    return v2_rk(k, nr);
+}
+
 #define BSWAP256 _mm256_broadcastsi128_si256(GX_BSWAP128)
 #define GFPOLY256 _mm256_broadcastsi128_si256(GX_GFPOLY)
 
@@ -294,8 +304,7 @@ VP_INLINE void vp_first(const rijn_aes_key *k, uint8_t *out,
                         const uint8_t *in, __m256i c, const __m256i *ks,
                         const unsigned nr)
 {
-    const __m256i kl = v2_rk(k, nr);
-    __m256i s[8];
+    __m256i s[8], kl;
     unsigned r;
     size_t j, q;
 
@@ -313,6 +322,9 @@ VP_INLINE void vp_first(const rijn_aes_key *k, uint8_t *out,
         for (j = 0; j < 8; j++)
             s[j] = _mm256_aesenc_epi128(s[j], kr);
     }
+    /* loaded here: loaded at the start, it was spilled across the rounds
+     * (stackwipe) */
+    kl = v2_rk(k, nr);
     RIJN_UNROLL(8)
     for (j = 0; j < 8; j++)
         _mm256_storeu_si256((__m256i *)(void *)(out + 32 * j),
@@ -535,25 +547,25 @@ VP_INLINE __m128i vp_short_n(const rijn_aes_key *k, const uint8_t *hk,
                              const int decrypt)
 {
     const unsigned nr = k->rounds;
-    __m256i s[8], x[8], kl;
+    __m256i s[8], x[8];
     size_t j;
 
     v2_counters(c, s, n);
     v2_rounds(k, s, n, nr);
-    kl = v2_rk(k, nr);
     RIJN_UNROLL(8)
     for (j = 0; j < n; j++) {
         if (2 * j + 2 <= m) {
             __m256i d = _mm256_loadu_si256((const __m256i *)(const void *)(in + 32 * j));
             RIJN_READ_ONCE_VEC(d);
-            const __m256i o = _mm256_aesenclast_epi128(s[j], _mm256_xor_si256(kl, d));
+            const __m256i o = _mm256_aesenclast_epi128(
+                s[j], _mm256_xor_si256(vp_kl(k, nr), d));
             _mm256_storeu_si256((__m256i *)(void *)(out + 32 * j), o);
             x[j] = _mm256_shuffle_epi8(decrypt ? d : o, BSWAP256);
         } else if (2 * j + 1 == m) {
             __m128i d = _mm_loadu_si128((const __m128i *)(const void *)(in + 32 * j));
             RIJN_READ_ONCE_VEC(d);
             const __m128i o = _mm_aesenclast_si128(
-                _mm256_castsi256_si128(s[j]), _mm_xor_si128(_mm256_castsi256_si128(kl), d));
+                _mm256_castsi256_si128(s[j]), _mm_xor_si128(_mm256_castsi256_si128(vp_kl(k, nr)), d));
             _mm_storeu_si128((__m128i *)(void *)(out + 32 * j), o);
             x[j] = _mm256_zextsi128_si256(_mm_shuffle_epi8(decrypt ? d : o, GX_BSWAP128));
         } else {
@@ -726,7 +738,7 @@ VP_INLINE void vp_oneshot_n(const rijn_aes_key *key, const uint8_t *hk,
         rijn_x86_load_ctr(j0), _mm256_castsi256_si128(V2_SWAP32)));
     const __m256i jb = _mm256_shuffle_epi8(cj, V2_SWAP32); /* J0 as a block */
     const __m256i ndv = _mm256_set1_epi64x((long long)nd);
-    __m256i s[4], kl;
+    __m256i s[4];
     __m128i ek0 = _mm_setzero_si128();
     vp_acc a;
     size_t j;
@@ -744,7 +756,6 @@ VP_INLINE void vp_oneshot_n(const rijn_aes_key *key, const uint8_t *hk,
                                                  (long long)(2 * j)),
                                ndv));
     v2_rounds(key, s, n, key->rounds);
-    kl = v2_rk(key, key->rounds);
 
     /* the AAD's products first: they do not wait for the AES */
     a.lo = a.mi = a.hi = _mm256_setzero_si256();
@@ -755,7 +766,8 @@ VP_INLINE void vp_oneshot_n(const rijn_aes_key *key, const uint8_t *hk,
     RIJN_UNROLL(4)
     for (j = 0; j < n; j++) {
         const __m256i d = vp_pair(in, len, j);
-        const __m256i o = _mm256_aesenclast_epi128(s[j], _mm256_xor_si256(kl, d));
+        const __m256i o = _mm256_aesenclast_epi128(
+            s[j], _mm256_xor_si256(vp_kl(key, key->rounds), d));
         __m256i c = d;
 
         if (2 * j == nd)
@@ -820,7 +832,7 @@ VP_INLINE void vp_end_n(const rijn_aes_key *key, const uint8_t *hk,
     const size_t m = (len + 15) / 16;
     /* blocks under the one reduction: the data and the lengths block */
     const size_t nt = m < NPOW ? m + 1 : m;
-    __m256i s[9], kl;
+    __m256i s[9];
     vp_acc a;
     size_t j;
 
@@ -828,11 +840,11 @@ VP_INLINE void vp_end_n(const rijn_aes_key *key, const uint8_t *hk,
     v2_counters(c, s, n);
     s[n] = _mm256_broadcastsi128_si256(j0);
     v2_rounds(key, s, n + 1, key->rounds);
-    kl = v2_rk(key, key->rounds);
     /* E(J0) into the tag's place, which the tag overwrites (kept in a
      * register across the hashing, gcc spilled it to the stack) */
     _mm_storeu_si128((__m128i *)(void *)tag,
-                     _mm256_castsi256_si128(_mm256_aesenclast_epi128(s[n], kl)));
+                     _mm256_castsi256_si128(_mm256_aesenclast_epi128(
+                         s[n], vp_kl(key, key->rounds))));
     __asm__("" : : "r"(tag) : "memory");
     a.lo = a.mi = a.hi = _mm256_setzero_si256();
     RIJN_UNROLL(8)
@@ -840,7 +852,8 @@ VP_INLINE void vp_end_n(const rijn_aes_key *key, const uint8_t *hk,
         if (2 * j >= m)
             continue;
         const __m256i d = vp_pair(in, len, j);
-        const __m256i o = _mm256_aesenclast_epi128(s[j], _mm256_xor_si256(kl, d));
+        const __m256i o = _mm256_aesenclast_epi128(
+            s[j], _mm256_xor_si256(vp_kl(key, key->rounds), d));
         const __m256i ct = vp_out_pair(out, o, len, j);
         const __m256i h = decrypt ? d : ct;
         __m256i x;
