@@ -145,20 +145,39 @@ AVP_INLINE void avp_otf_ctr_body(const rijn_aes_key *k, uint8_t *out,
     }
 }
 
-static void avp_otf_ctr32(const rijn_aes_key *k, uint8_t *out,
-                          const uint8_t *in, size_t nblocks,
-                          const uint8_t ctr[16])
+/*
+ * The kernels run in frames of their own, cleared after them
+ * (rijn_stack_burn): the round keys made on the fly live in vector
+ * registers, and gcc spills some of them (AES-192 and AES-256 keep two
+ * keys' worth of words) to those frames; tests/stackwipe.c looks for
+ * every round key after each call. The clearing covers the largest frame
+ * seen (1200 bytes, ppc64 on POWER8) and some.
+ */
+#define AVP_OTF_FRAME_BURN 1280
+__attribute__((noinline)) static void avp_otf_ctr32_run(
+    const rijn_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks,
+    const uint8_t ctr[16])
 {
-    if (nblocks == 0)
-        return;
     if (AVP_IS_ALIGNED(in) && AVP_IS_ALIGNED(out))
         avp_otf_ctr_body(k, out, in, nblocks, ctr, 1);
     else
         avp_otf_ctr_body(k, out, in, nblocks, ctr, 0);
 }
 
-static void avp_otf_ecb(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
-                        size_t nblocks)
+static void avp_otf_ctr32(const rijn_aes_key *k, uint8_t *out,
+                          const uint8_t *in, size_t nblocks,
+                          const uint8_t ctr[16])
+{
+    if (nblocks == 0)
+        return;
+    avp_otf_ctr32_run(k, out, in, nblocks, ctr);
+    rijn_stack_burn_n(AVP_OTF_FRAME_BURN);
+}
+
+__attribute__((noinline)) static void avp_otf_ecb_run(const rijn_aes_key *k,
+                                                      uint8_t *out,
+                                                      const uint8_t *in,
+                                                      size_t nblocks)
 {
     const uint8_t *raw = (const uint8_t *)k->rk;
     const unsigned key_len = k->key_len;
@@ -187,6 +206,15 @@ static void avp_otf_ecb(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
         in += 16;
         out += 16;
     }
+}
+
+static void avp_otf_ecb(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
+                        size_t nblocks)
+{
+    if (nblocks == 0)
+        return;
+    avp_otf_ecb_run(k, out, in, nblocks);
+    rijn_stack_burn_n(AVP_OTF_FRAME_BURN);
 }
 
 RIJN_AES_KEY_FITS(32, "altivec-vperm-otf's raw key");
