@@ -14,13 +14,19 @@
  * be left there:
  *   - the key's first 12 bytes (AES round key 0 is the key: a backend that
  *     keeps rk[0] ^ counter or rk[0] ^ block index in a buffer leaves 12
- *     or more key bytes as they are);
+ *     or more key bytes as they are), and every other round key in the
+ *     standard byte order (one gives an AES-128 key; the x86 backends
+ *     keep them so, and copies the compiler spills of a ZMM or YMM of
+ *     them, as gcc and clang did in the VAES GCM kernels, show here);
  *   - any keystream block the call made but did not use (the rest of a
  *     4- or 8-block batch, the tail of a partial block when it is 8 bytes
  *     or more), and the AES of a Poly1305-AES nonce;
  *   - for GCM also H = E_K(0) (the GHASH key), E_K(J0) (the tag mask) and
  *     the GHASH value the mask is added to (it gives the mask to anyone
- *     with the tag);
+ *     with the tag), and blocks of the plaintext and the ciphertext
+ *     XORed with the last round key (VAESENCLAST's operand in the x86
+ *     kernels, which kept the decrypted blocks so in a buffer: with the
+ *     ciphertext, that gives the last round key);
  * computed independently (ref ECB over the test's own counter blocks).
  * Copies the compiler spills to the stack on its own are covered by the
  * policy too (rijn.h: a backend clears what its compiled code copies to
@@ -97,6 +103,29 @@ static void secret(const uint8_t *p, size_t len, const char *what)
         snprintf(secrets[nsecrets].what, sizeof secrets[0].what, "%s", what);
         nsecrets++;
     }
+}
+
+/*
+ * The key: its first 12 bytes (round key 0) and round keys 1..Nr, each of
+ * which gives the key (AES-128's schedule runs backwards from any round
+ * key; two adjacent ones do for AES-192 and AES-256), from ref's schedule
+ * (round r as bytes at rk + 16 r).
+ */
+static void key_secrets(const uint8_t *key, size_t kl)
+{
+    static const char *const names[15] = {
+        NULL, "round key 1", "round key 2", "round key 3", "round key 4",
+        "round key 5", "round key 6", "round key 7", "round key 8",
+        "round key 9", "round key 10", "round key 11", "round key 12",
+        "round key 13", "round key 14"};
+    rijn_aes_key x;
+
+    secret(key, 12, "the key's first 12 bytes");
+    if (rijn_aes_setkey_impl(&x, key, kl, "ref") != 0)
+        abort();
+    for (unsigned r = 1; r <= (unsigned)(6 + kl / 4); r++)
+        secret((const uint8_t *)x.rk + 16 * r, 16, names[r]);
+    rijn_aes_key_wipe(&x);
 }
 
 /*
@@ -197,7 +226,7 @@ static void run(const char *backend, size_t kl, tu_rng *rng)
     /* Key setup alone (the calls after it would overwrite what it left),
      * and the backend the key reports. */
     nsecrets = 0;
-    secret(key, 12, "the key's first 12 bytes");
+    key_secrets(key, kl);
     snprintf(what, sizeof what, "AES-%zu key setup", 8 * kl);
     clear_stack();
     if (setkey(&k, key, kl, backend) != 0)
@@ -211,7 +240,7 @@ static void run(const char *backend, size_t kl, tu_rng *rng)
         size_t len = lens[li], used = (len + 15) / 16;
 
         nsecrets = 0;
-        secret(key, 12, "the key's first 12 bytes");
+        key_secrets(key, kl);
         /* the blocks after the message, up to 40 (a 32-block batch plus
          * the alignment head of vaes-avx2), and the partial block's rest */
         for (uint64_t i = used; i < used + 40; i++) {
@@ -250,7 +279,7 @@ static void run(const char *backend, size_t kl, tu_rng *rng)
 
     /* ECB of 1..9 blocks: nothing but the output may remain. */
     nsecrets = 0;
-    secret(key, 12, "the key's first 12 bytes");
+    key_secrets(key, kl);
     snprintf(what, sizeof what, "AES-%zu ECB of 1..9 blocks", 8 * kl);
     clear_stack();
     if (setkey(&k, key, kl, backend) != 0)
@@ -305,7 +334,7 @@ static void run_gcm(const char *backend, const char *engine, size_t kl,
         abort();
 
     nsecrets = 0;
-    secret(key, 12, "the key's first 12 bytes");
+    key_secrets(key, kl);
     rijn_aes_encrypt_blocks(&ref, blk, zero, 1);
     secret(blk, 16, "H = E_K(0), the GHASH key");
     snprintf(what, sizeof what, "AES-%zu GCM key setup (%s+%s)", 8 * kl,
@@ -338,7 +367,7 @@ static void run_gcm(const char *backend, const char *engine, size_t kl,
         bad[15] ^= 1;
 
         nsecrets = 0;
-        secret(key, 12, "the key's first 12 bytes");
+        key_secrets(key, kl);
         rijn_aes_encrypt_blocks(&ref, blk, zero, 1);
         secret(blk, 16, "H = E_K(0), the GHASH key");
         gcm_keystream(&ref, iv, 0, ek0);
@@ -355,6 +384,28 @@ static void run_gcm(const char *backend, const char *engine, size_t kl,
             gcm_keystream(&ref, iv, (uint32_t)used, blk);
             secret(blk + len % 16, 16 - len % 16,
                    "unused keystream of the partial block");
+        }
+        /* an input block XORed with the last round key (the operand of
+         * VAESENCLAST in the VAES kernels), which gives that key to
+         * anyone with the block: up to 64 blocks of the plaintext and of
+         * the ciphertext */
+        {
+            static const char *const which[2] = {
+                "a plaintext block ^ the last round key",
+                "a ciphertext block ^ the last round key"};
+            rijn_aes_key x;
+            const uint8_t *last;
+
+            if (rijn_aes_setkey_impl(&x, key, kl, "ref") != 0)
+                abort();
+            last = (const uint8_t *)x.rk + 16 * (6 + kl / 4);
+            for (size_t i = 0; i < len / 16 && i < 64; i++) {
+                rijn_xor_bytes(blk, in + 16 * i, last, 16);
+                secret(blk, 16, which[0]);
+                rijn_xor_bytes(blk, ct + 16 * i, last, 16);
+                secret(blk, 16, which[1]);
+            }
+            rijn_aes_key_wipe(&x);
         }
         rijn_burn(blk, sizeof blk);
         rijn_burn(ek0, sizeof ek0);
