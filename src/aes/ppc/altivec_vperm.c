@@ -83,11 +83,25 @@ static void avp_setkey(rijn_aes_key *k, const uint8_t *key, size_t key_len)
     rijn_burn(kb, sizeof kb);
 }
 
+/*
+ * Round key loads. With VSX on little-endian (POWER8 and later), a VSX
+ * load (vec_xl: lxvd2x and a swap, the same bytes as vec_ld here, the
+ * schedule being 16-byte aligned): gcc moved every key loaded with lvx
+ * (vec_ld) to the VSX register that uses it through a stack slot
+ * (stxvd2x, lxvd2x), where tests/stackwipe.c found all of them after the
+ * call.
+ */
+#if defined(__VSX__) && AVP_LE
+#define AVP_KEY(off, rk) ((avp_v8)vec_xl((off), (const unsigned char *)(rk)))
+#else
+#define AVP_KEY(off, rk) vec_ld((off), (rk))
+#endif
+
 /* s[0..n-1] through all rounds; n is a compile-time constant */
 AVP_INLINE void avp_encrypt(const avp_sbox_regs *S, const uint8_t *rk,
                             unsigned nr, avp_v8 *s, const int n)
 {
-    avp_v8 key = vec_ld(0, rk);
+    avp_v8 key = AVP_KEY(0, rk);
     unsigned r;
     int j;
 
@@ -96,12 +110,12 @@ AVP_INLINE void avp_encrypt(const avp_sbox_regs *S, const uint8_t *rk,
         s[j] = vec_xor(s[j], key);
     RIJN_UNROLL(14)
     for (r = 1; r < nr; r++) {
-        key = vec_ld((int)(16 * r), rk);
+        key = AVP_KEY((int)(16 * r), rk);
         RIJN_UNROLL(8)
         for (j = 0; j < n; j++)
             s[j] = avp_round(S, s[j], key);
     }
-    key = vec_ld((int)(16 * nr), rk);
+    key = AVP_KEY((int)(16 * nr), rk);
     RIJN_UNROLL(8)
     for (j = 0; j < n; j++)
         s[j] = avp_last_round(S, s[j], key);
@@ -143,19 +157,13 @@ AVP_INLINE void avp_ctr_body(const rijn_aes_key *k, uint8_t *out,
     }
 }
 
-/* The kernels' frames (at most 928 bytes seen, ppc64le), cleared after
- * them: see avp_ecb() */
-#define AVP_FRAME_BURN 1024
-
-/* CTR proper, in a frame of its own: see avp_ecb() */
-__attribute__((noinline)) static void avp_ctr32_run(const rijn_aes_key *k,
-                                                    uint8_t *out,
-                                                    const uint8_t *in,
-                                                    size_t nblocks,
-                                                    const uint8_t ctr[16])
+static void avp_ctr32(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
+                      size_t nblocks, const uint8_t ctr[16])
 {
     const int aligned = AVP_IS_ALIGNED(in) && AVP_IS_ALIGNED(out);
 
+    if (nblocks == 0)
+        return;
     /* specialised per round count and alignment (constants inside) */
     if (k->rounds == 10) {
         if (aligned)
@@ -173,17 +181,6 @@ __attribute__((noinline)) static void avp_ctr32_run(const rijn_aes_key *k,
         else
             avp_ctr_body(k, out, in, nblocks, ctr, 0, 14);
     }
-}
-
-static void avp_ctr32(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
-                      size_t nblocks, const uint8_t ctr[16])
-{
-    if (nblocks == 0)
-        return;
-    avp_ctr32_run(k, out, in, nblocks, ctr);
-#if defined(__VSX__)
-    rijn_stack_burn_n(AVP_FRAME_BURN); /* see avp_ecb() */
-#endif
 }
 
 /* ECB proper, in a frame of its own: see avp_ecb() */
@@ -225,14 +222,13 @@ static void avp_ecb(const rijn_aes_key *k, uint8_t *out, const uint8_t *in,
                     size_t nblocks)
 {
     avp_ecb_blocks(k, out, in, nblocks);
-    /* gcc moves round keys through stack slots of the kernels' frames:
-     * with VSX (POWER8, big- and little-endian) every one, from the lvx
-     * that loads it to the VSX register that uses it (stxvd2x, lxvd2x),
-     * in ECB and CTR; without (G4, G5) some, in ECB only (G5). The
-     * clearing costs 8% more instructions on a 40-byte packet, and is left
-     * out where nothing was found (CTR without VSX). tests/stackwipe.c
-     * looks for every round key after each call, on each. */
-    rijn_stack_burn_n(AVP_FRAME_BURN);
+#if !AVP_LE && defined(__powerpc64__)
+    /* gcc for big-endian ppc64 (the G5, and POWER8) spills round keys to
+     * avp_ecb_blocks' frame (tests/stackwipe.c looks for every one after
+     * each call): cleared here. Little-endian with AVP_KEY's loads, the
+     * 32-bit G4 build, and CTR everywhere leave none. */
+    rijn_stack_burn();
+#endif
 }
 
 RIJN_AES_KEY_FITS(15 * 16, "altivec-vperm's AES-256 schedule");
