@@ -430,9 +430,9 @@ static inline void rijn_burn(void *p, size_t n)
 void rijn_stack_burn(void);
 
 /* The same for the n bytes (at most RIJN_STACK_BURN_BYTES) right below the
- * caller's frame, for a kernel whose frame is known to be smaller: the
- * clearing costs in proportion (ppc8's CTR of a 40-byte packet took 52%
- * more instructions with the whole 2048). */
+ * caller's frame, for a kernel whose frame is known to be smaller, since
+ * the clearing costs in proportion (altivec-vperm-otf; ppc8's CTR of a
+ * 40-byte packet took 52% more instructions with the whole 2048 bytes). */
 void rijn_stack_burn_n(size_t n);
 
 /*
