@@ -920,6 +920,12 @@ VP_INLINE void vp_oneshot_n(const rijn_aes_key *k, const uint8_t *pw,
             _mm512_castsi512_si128(ek)));
 }
 
+/* vp_load_masked on YMM */
+VP_INLINE __m256i vp_load_masked_y(const uint8_t *p, __mmask32 k)
+{
+    return k != 0 ? _mm256_maskz_loadu_epi8(k, p) : _mm256_setzero_si256();
+}
+
 /* a . b per lane, unreduced (schoolbook), added to the YMM sum lo/mi/hi */
 VP_INLINE void vp_madd_y(__m256i s[3], __m256i a, __m256i b)
 {
@@ -947,9 +953,9 @@ VP_INLINE void vp_oneshot_y(const rijn_aes_key *k, const uint8_t *pw,
     const __m256i cj = _mm256_broadcastsi128_si256(
         _mm_shuffle_epi8(rijn_x86_load_ctr(j0), vp_bswap128()));
     const __mmask32 mb = (__mmask32)vp_bytes_mask(len, 0);
-    __m256i d = mb != 0 ? _mm256_maskz_loadu_epi8(mb, in)
-                        : _mm256_setzero_si256();
-    __m256i st, o, c, s[3], x;
+    __m256i d = vp_load_masked_y(in, mb);
+    __m256i st, o, c, s[3] = {_mm256_setzero_si256(), _mm256_setzero_si256(),
+                              _mm256_setzero_si256()};
     __m128i r128;
     unsigned r;
 
@@ -959,18 +965,12 @@ VP_INLINE void vp_oneshot_y(const rijn_aes_key *k, const uint8_t *pw,
                           _mm512_castsi512_si256(v512_rk(k, 0)));
     RIJN_READ_ONCE_VEC(d);
     /* the AAD first: its products do not wait for the AES */
-    x = aad_len > 0 ? _mm256_maskz_loadu_epi8(
-                          (__mmask32)vp_bytes_mask(aad_len, 0), aad)
-                    : _mm256_setzero_si256();
-    x = _mm256_shuffle_epi8(x, bswap);
-    {
-        const __m256i h = _mm256_loadu_si256(
-            (const __m256i *)(const void *)(pw + 16 * (VP_POWERS - nt)));
-        s[0] = _mm256_clmulepi64_epi128(x, h, 0x00);
-        s[1] = _mm256_xor_si256(_mm256_clmulepi64_epi128(x, h, 0x01),
-                                _mm256_clmulepi64_epi128(x, h, 0x10));
-        s[2] = _mm256_clmulepi64_epi128(x, h, 0x11);
-    }
+    vp_madd_y(s,
+              _mm256_shuffle_epi8(
+                  vp_load_masked_y(aad, (__mmask32)vp_bytes_mask(aad_len, 0)),
+                  bswap),
+              _mm256_loadu_si256(
+                  (const __m256i *)(const void *)(pw + 16 * (VP_POWERS - nt))));
     RIJN_UNROLL(14)
     for (r = 1; r < nr; r++)
         st = _mm256_aesenc_epi128(st, _mm512_castsi512_si256(v512_rk(k, r)));
@@ -1011,27 +1011,22 @@ VP_FN static void vp_oneshot(const rijn_aes_key *k, const uint64_t *hk,
                              size_t aad_len, int decrypt, uint8_t tag[16])
 {
     const uint8_t *pw = (const uint8_t *)(const void *)hk;
-    /* one ZMM holds up to 3 data blocks and J0 */
-    const size_t n = len <= 48 ? 1 : 2;
+    /* 0: the YMM kernel; else ZMM, one holding up to 3 data blocks and J0 */
+    const size_t n = len <= 16 && aad_len <= 32 ? 0 : len <= 48 ? 1 : 2;
 
-#define VP_ONESHOT(nz, nr)                                                \
-    vp_oneshot_n(k, pw, j0, out, in, len, aad, aad_len, decrypt, tag, nz, \
-                 nr)
-    if (len <= 16 && aad_len <= 32) {
-        if (k->rounds == 10)
-            vp_oneshot_y(k, pw, j0, out, in, len, aad, aad_len, decrypt, tag, 10);
-        else if (k->rounds == 12)
-            vp_oneshot_y(k, pw, j0, out, in, len, aad, aad_len, decrypt, tag, 12);
-        else
-            vp_oneshot_y(k, pw, j0, out, in, len, aad, aad_len, decrypt, tag, 14);
-        return;
-    }
+#define VP_ONESHOT(nr)                                                     \
+    (n == 0 ? vp_oneshot_y(k, pw, j0, out, in, len, aad, aad_len, decrypt, \
+                           tag, nr)                                        \
+     : n == 1 ? vp_oneshot_n(k, pw, j0, out, in, len, aad, aad_len,        \
+                             decrypt, tag, 1, nr)                          \
+              : vp_oneshot_n(k, pw, j0, out, in, len, aad, aad_len,        \
+                             decrypt, tag, 2, nr))
     if (k->rounds == 10)
-        n == 1 ? VP_ONESHOT(1, 10) : VP_ONESHOT(2, 10);
+        VP_ONESHOT(10);
     else if (k->rounds == 12)
-        n == 1 ? VP_ONESHOT(1, 12) : VP_ONESHOT(2, 12);
+        VP_ONESHOT(12);
     else
-        n == 1 ? VP_ONESHOT(1, 14) : VP_ONESHOT(2, 14);
+        VP_ONESHOT(14);
 #undef VP_ONESHOT
 }
 
