@@ -396,12 +396,21 @@ static inline void rijn_xor_bytes(uint8_t *dst, const uint8_t *a,
  * (no early exit, no data-dependent branch). */
 static inline int rijn_ct_equal(const uint8_t *a, const uint8_t *b, size_t n)
 {
-    unsigned d = 0;
+    uint64_t d = 0, x, y;
+    size_t i = 0;
 
-    for (size_t i = 0; i < n; i++)
-        d |= (unsigned)(a[i] ^ b[i]);
-    /* 1 iff d == 0: d - 1 borrows into bit 8 only then */
-    return (int)(1 & ((d - 1) >> 8));
+    /* eight bytes at a time through general-purpose registers: the byte
+     * loop, which gcc vectorises into SSE unpacks, made a 16-byte GCM
+     * decryption 11% slower on Zen 4 (a 256-byte one 3-7%) */
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        d |= x ^ y;
+    }
+    for (; i < n; i++)
+        d |= (uint64_t)(a[i] ^ b[i]);
+    /* 1 iff d == 0: d | -d has bit 63 set otherwise */
+    return (int)(1 & ~((d | (0 - d)) >> 63));
 }
 
 /* Zero n bytes in a way the optimiser keeps (memset, then a compiler

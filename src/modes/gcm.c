@@ -444,7 +444,10 @@ int rijn_gcm_encrypt(const rijn_gcm_key *k, unsigned char *ct,
     if (k->ghash == NULL || !valid_lengths(iv_len, tag_len, aad_len, len))
         return -1;
     oneshot(k, ct, t, iv, iv_len, aad, aad_len, pt, len, 0);
-    memcpy(tag, t, tag_len);
+    if (tag_len == 16) /* inline, not a call through the PLT */
+        memcpy(tag, t, 16);
+    else
+        memcpy(tag, t, tag_len);
     rijn_burn(t, sizeof t);
     return 0;
 }
