@@ -234,13 +234,12 @@ PA_INLINE __m128i pa_counters(__m128i c, __m128i *s, __m128i k0,
  * GHASH work placed in that round: in rounds 1..8, the product of block
  * r - 1 of g with H^(9 - r) (y added to block 0), in round 9 the
  * reduction into *y. When decrypting (d not NULL, g the input), block
- * r - 1 is loaded once, hashed, and kept in d[r - 1] XORed with the last
- * round key (round nr), the last round's operand: the block hashed is the
- * block decrypted (ghash.h, dec).
+ * r - 1 is loaded once, hashed, and kept in d[r - 1] for the last round:
+ * the block hashed is the block decrypted (ghash.h, dec).
  */
 PA_INLINE void pa_round(const __m128i *rk, const __m128i *k, const uint8_t *g,
                         __m128i *s, pm_acc *a, __m128i *y, __m128i *d,
-                        const unsigned r, const unsigned nr, const int hash)
+                        const unsigned r, const int hash)
 {
     const __m128i kr = _mm_load_si128(rk + r);
     size_t j;
@@ -253,10 +252,13 @@ PA_INLINE void pa_round(const __m128i *rk, const __m128i *k, const uint8_t *g,
         if (d != NULL) {
             __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(g + 16 * b));
             RIJN_READ_ONCE_VEC(v);
-            /* kept in memory with the last round key added (the last
-             * round's operand), not in a register: the empty asm hides
-             * d[b]'s value, so it is stored now and loaded at the end */
-            d[b] = _mm_xor_si128(v, _mm_load_si128(rk + nr));
+            /* kept in memory, not in a register: the empty asm hides
+             * d[b]'s value, so it is stored now and loaded at the end.
+             * The input alone, the last round key added there (as when
+             * encrypting): stored with the key added, as it was, it had
+             * to be wiped after the loop (with the ciphertext it gives
+             * the key), and AES-256 decryption ran 4% slower (Zen 4) */
+            d[b] = v;
             __asm__("" : "+m"(d[b]));
             x = _mm_shuffle_epi8(v, GX_BSWAP128);
         } else {
@@ -280,8 +282,8 @@ PA_INLINE void pa_round(const __m128i *rk, const __m128i *k, const uint8_t *g,
  * the stack at once and the last round reads it from there: 8 states, 3
  * sums and a round key leave too few of the 16 XMM to keep the eight,
  * and left to itself gcc 12 spilled the GHASH sums instead, 6-10% slower
- * than this). That buffer, dv, is the caller's: with the ciphertext it
- * gives the last round key, so the caller wipes it (pa_loop). The rounds
+ * than this). That buffer, dv, is the caller's; it holds the input
+ * only. The rounds
  * are written out rather than left to the compiler's unrolling (clang 14
  * kept such a loop rolled). Returns the new GHASH state.
  */
@@ -296,27 +298,27 @@ PA_INLINE __m128i pa_step(const __m128i *rk, const __m128i *k, uint8_t *out,
 
     PM_OPAQUE(g);
     *c = pa_counters(*c, s, _mm_load_si128(rk), W);
-    pa_round(rk, k, g, s, &a, &y, d, 1, nr, hash);
-    pa_round(rk, k, g, s, &a, &y, d, 2, nr, hash);
-    pa_round(rk, k, g, s, &a, &y, d, 3, nr, hash);
-    pa_round(rk, k, g, s, &a, &y, d, 4, nr, hash);
-    pa_round(rk, k, g, s, &a, &y, d, 5, nr, hash);
-    pa_round(rk, k, g, s, &a, &y, d, 6, nr, hash);
-    pa_round(rk, k, g, s, &a, &y, d, 7, nr, hash);
-    pa_round(rk, k, g, s, &a, &y, d, 8, nr, hash);
-    pa_round(rk, k, g, s, &a, &y, d, 9, nr, hash); /* the reduction */
+    pa_round(rk, k, g, s, &a, &y, d, 1, hash);
+    pa_round(rk, k, g, s, &a, &y, d, 2, hash);
+    pa_round(rk, k, g, s, &a, &y, d, 3, hash);
+    pa_round(rk, k, g, s, &a, &y, d, 4, hash);
+    pa_round(rk, k, g, s, &a, &y, d, 5, hash);
+    pa_round(rk, k, g, s, &a, &y, d, 6, hash);
+    pa_round(rk, k, g, s, &a, &y, d, 7, hash);
+    pa_round(rk, k, g, s, &a, &y, d, 8, hash);
+    pa_round(rk, k, g, s, &a, &y, d, 9, hash); /* the reduction */
     if (nr > 10) {
-        pa_round(rk, k, g, s, &a, &y, d, 10, nr, hash);
-        pa_round(rk, k, g, s, &a, &y, d, 11, nr, hash);
+        pa_round(rk, k, g, s, &a, &y, d, 10, hash);
+        pa_round(rk, k, g, s, &a, &y, d, 11, hash);
     }
     if (nr > 12) {
-        pa_round(rk, k, g, s, &a, &y, d, 12, nr, hash);
-        pa_round(rk, k, g, s, &a, &y, d, 13, nr, hash);
+        pa_round(rk, k, g, s, &a, &y, d, 12, hash);
+        pa_round(rk, k, g, s, &a, &y, d, 13, hash);
     }
     for (j = 0; j < W; j++)
         _mm_storeu_si128((__m128i *)(void *)(out + 16 * j),
-                         _mm_aesenclast_si128(s[j], dv != NULL ? dv[j] : _mm_xor_si128(
-                             _mm_load_si128(rk + nr),
+                         _mm_aesenclast_si128(s[j], _mm_xor_si128(
+                             _mm_load_si128(rk + nr), dv != NULL ? dv[j] :
                              _mm_loadu_si128((const __m128i *)(const void *)(in + 16 * j)))));
     return y;
 }
@@ -340,17 +342,9 @@ PA_INLINE __m128i pa_loop(const __m128i *rk, const __m128i *k, uint8_t *out,
                           __m128i y, const unsigned nr, const int decrypt)
 {
     if (decrypt) {
-        __m128i dv[W]; /* pa_step's; the input ^ the last round key */
-        size_t j;
+        __m128i dv[W]; /* pa_step's: the input, nothing secret */
         for (; nbatches > 0; nbatches--, in += 16 * W, out += 16 * W)
             y = pa_step(rk, k, out, in, in, c, y, nr, 1, dv);
-        /* stores of the zero register (the asm in the loop keeps gcc
-         * from making it a memset, which it expands to REP STOSQ: 30
-         * cycles more a call on Zen 4) */
-        for (j = 0; j < W; j++) {
-            dv[j] = _mm_setzero_si128();
-            __asm__ __volatile__("" : : "m"(dv[j]));
-        }
         return y;
     }
     /* encrypt: batch i is hashed during batch i + 1; the last one after */
