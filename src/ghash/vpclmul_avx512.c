@@ -349,15 +349,16 @@ VP_FN static void vp_init(uint64_t *hk, const uint8_t h[16])
  * ZMM each, n and n+1 reduce, n+2 puts the lane sum in *acc; later steps
  * do nothing. Spread over the AES rounds of the fused loop, with one ZMM
  * of data live at a time. With d (decryption: src is the input), ZMM i
- * is loaded once, hashed, and kept in d[i] XORed with the last round key
- * at kl, the operand of the caller's last round: the blocks hashed are the
- * blocks decrypted (ghash.h, dec). d is the caller's buffer on the stack
- * (with the ciphertext, it gives the last round key): wiped after use.
+ * is loaded once, hashed, and kept in d[i] for the caller's last round:
+ * the blocks hashed are the blocks decrypted (ghash.h, dec). d holds the
+ * input alone, the last round key added at the last round: stored with
+ * the key added, as it was, it had to be wiped after the call (with the
+ * ciphertext it gives the key).
  */
 VP_INLINE void vp_ghash_step(const unsigned i, const size_t n, vp_sum *s,
                              const uint8_t *src, const uint8_t *hp,
                              __m512i *acc, __m512i poly, __m512i bswap,
-                             __m512i *d, const __m512i *kl)
+                             __m512i *d)
 {
     if (i < n) {
         __m512i x;
@@ -366,7 +367,7 @@ VP_INLINE void vp_ghash_step(const unsigned i, const size_t n, vp_sum *s,
             RIJN_READ_ONCE_VEC(v);
             /* in memory, not in a register: the empty asm hides d[i]'s
              * value, so it is stored now and loaded by the last round */
-            d[i] = _mm512_xor_si512(v, vp_key(kl));
+            d[i] = v;
             __asm__("" : "+m"(d[i]));
             x = _mm512_shuffle_epi8(v, bswap);
         } else {
@@ -599,13 +600,13 @@ VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
         vp_round(st, q, rk + r);
         if (pend)
             vp_ghash_step(r - 1, VP_W, &s, out - 64 * VP_W, pw, &acc, poly,
-                          bswap, NULL, NULL);
+                          bswap, NULL);
     }
     if (pend) {
         RIJN_UNROLL(8)
         for (r = nr - 1; r < VP_W + 3; r++)
             vp_ghash_step(r, VP_W, &s, out - 64 * VP_W, pw, &acc, poly,
-                          bswap, NULL, NULL);
+                          bswap, NULL);
     }
     kl = vp_key(rk + nr);
     RIJN_UNROLL(8)
@@ -662,7 +663,6 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
     const __m512i bswap = vp_bswap(), poly = vp_poly();
     const __m512i *rk = v512_rkp(k, 0);
     __m512i acc, kl, dv[VP_W];
-    int wipe = 0;
     vp_ctr cb;
     vp_sum s;
     int pending = 0;
@@ -708,31 +708,26 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
         /* encrypting, the ciphertext is read back (store-forwarded) rather
          * than kept in registers: 2% faster for AES-256, fewer spills.
          * Decrypting, each input ZMM is loaded once (vp_ghash_step) and
-         * kept in dv XORed with the last round key for the last round's
-         * memory operand (what the compilers spilled by themselves cost
-         * more: vpclmul-avx2, where this was measured, 5% slower with
-         * gcc 12); dv is wiped at the end. */
+         * kept in dv for the last round (what the compilers spilled by
+         * themselves cost more: vpclmul-avx2, where this was measured,
+         * 5% slower with gcc 12); dv holds nothing secret. */
         const uint8_t *src = enc ? out - 64 * VP_W : in;
         __m512i st[VP_W], *d = enc ? NULL : dv;
-        wipe = !enc;
         vp_ctr_start(st, VP_W, &cb, bswap, rk);
         RIJN_UNROLL(14)
         for (r = 1; r < nr; r++) {
             vp_round(st, VP_W, rk + r);
-            vp_ghash_step(r - 1, VP_W, &s, src, pw, &acc, poly, bswap, d,
-                          rk + nr);
+            vp_ghash_step(r - 1, VP_W, &s, src, pw, &acc, poly, bswap, d);
         }
         RIJN_UNROLL(8)
         for (r = nr - 1; r < VP_W + 3; r++)
-            vp_ghash_step(r, VP_W, &s, src, pw, &acc, poly, bswap, d,
-                          rk + nr);
-        if (enc)
-            kl = vp_key(rk + nr);
+            vp_ghash_step(r, VP_W, &s, src, pw, &acc, poly, bswap, d);
+        kl = vp_key(rk + nr);
         RIJN_UNROLL(8)
         for (j = 0; j < VP_W; j++)
             _mm512_storeu_si512(out + 64 * j, _mm512_aesenclast_epi128(
-                st[j], enc ? _mm512_xor_si512(kl, _mm512_loadu_si512(in + 64 * j))
-                           : dv[j]));
+                st[j], _mm512_xor_si512(kl, enc ? _mm512_loadu_si512(in + 64 * j)
+                                                : dv[j])));
         in += 64 * VP_W;
         out += 64 * VP_W;
         len -= 64 * VP_W;
@@ -745,7 +740,7 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
         RIJN_UNROLL(16)
         for (r = 0; r < VP_W + 3; r++)
             vp_ghash_step(r, VP_W, &s, out - 64 * VP_W, pw, &acc, poly,
-                          bswap, NULL, NULL);
+                          bswap, NULL);
     } else if (pending && n == 0) {
         VP_TAIL(0, 1);
     } else if (pending && n <= 4) {
@@ -772,13 +767,6 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
         VP_TAIL(0, 0);
     }
 #undef VP_TAIL
-    if (wipe) {
-        /* eight ZMM stores, no call */
-        RIJN_UNROLL(8)
-        for (j = 0; j < VP_W; j++)
-            dv[j] = _mm512_setzero_si512();
-        __asm__ __volatile__("" : : "r"(dv) : "memory");
-    }
     if (fin != NULL)
         gx_tag_xor_vex(fin->tag, _mm_shuffle_epi8(_mm512_castsi512_si128(acc),
                                                   vp_bswap128()));
