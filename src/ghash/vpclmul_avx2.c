@@ -357,12 +357,12 @@ VP_INLINE void vp_first(const rijn_aes_key *k, uint8_t *out,
 #define VPA_E(i) "vaesenc %%ymm13, %%ymm" #i ", %%ymm" #i "\n\t"
 #define VPA_R(r) VPA_K(r) VPA_E(0) VPA_E(1) VPA_E(2) VPA_E(3) VPA_E(4) \
     VPA_E(5) VPA_E(6) VPA_E(7)
-/* the hashed register: loaded (decrypting: kept on the stack with the
- * last round key added, for the last round), reflected, y added to j 0 */
+/* the hashed register: loaded (decrypting: kept on the stack for the
+ * last round, which adds the last round key to it), reflected, y added
+ * to j 0 */
 #define VPA_G1(j) "vmovdqu " #j "*32(%[g]), %%ymm8\n\t"
 #define VPA_GD_0(j)
-#define VPA_GD_1(j) "vpxor (%[rkl]), %%ymm8, %%ymm9\n\t" \
-    "vmovdqu %%ymm9, " #j "*32(%[d])\n\t"
+#define VPA_GD_1(j) "vmovdqu %%ymm8, " #j "*32(%[d])\n\t"
 #define VPA_G2 "vpshufb %[bswap], %%ymm8, %%ymm8\n\t"
 #define VPA_GY_0
 #define VPA_GY_1 "vpxor %%ymm15, %%ymm8, %%ymm8\n\t"
@@ -426,7 +426,8 @@ VP_INLINE void vp_first(const rijn_aes_key *k, uint8_t *out,
 #define VPA_L_0(j) "vpxor " #j "*32(%[in]), %%ymm13, %%ymm9\n\t" \
     "vaesenclast %%ymm9, %%ymm" #j ", %%ymm" #j "\n\t" \
     "vmovdqu %%ymm" #j ", " #j "*32(%[out])\n\t"
-#define VPA_L_1(j) "vaesenclast " #j "*32(%[d]), %%ymm" #j ", %%ymm" #j "\n\t" \
+#define VPA_L_1(j) "vpxor " #j "*32(%[d]), %%ymm13, %%ymm9\n\t" \
+    "vaesenclast %%ymm9, %%ymm" #j ", %%ymm" #j "\n\t" \
     "vmovdqu %%ymm" #j ", " #j "*32(%[out])\n\t"
 #define VPA_LAST(nr, D) VPA_K(nr) VPA_L_##D(0) VPA_L_##D(1) VPA_L_##D(2) \
     VPA_L_##D(3) VPA_L_##D(4) VPA_L_##D(5) VPA_L_##D(6) VPA_L_##D(7)
@@ -462,7 +463,7 @@ VP_INLINE void vp_first(const rijn_aes_key *k, uint8_t *out,
         "vmovdqu %%ymm15, %[y]\n\t" \
         : [n] "+r"(nb), [in] "+r"(in), [out] "+r"(out), [g] "+r"(g), \
           [c] "+m"(*c), [y] "+m"(*y) \
-        : [rk] "r"(k->rk), [rkl] "r"(k->rk + 4 * nr), [hk] "r"(hk), \
+        : [rk] "r"(k->rk), [hk] "r"(hk), \
           [ks] "r"(ks), [d] "r"(d), [bswap] "m"(cst[0]), \
           [swap] "m"(cst[1]), [poly] "m"(cst[2]), [l8] "m"(cst[3]), \
           [l16] "m"(cst[4]) \
@@ -499,14 +500,10 @@ VP_INLINE void vp_loop_asm(const rijn_aes_key *k, const uint8_t *hk,
         else \
             VPA_LOOP(VPA_BODY14(D)); \
     } while (0)
-    if (decrypt) {
-        VPA_LOOP_NR(1);
-        /* the ciphertext with the last round key added: the key's bytes
-         * can be had from it and the public input */
-        rijn_burn(d, sizeof d);
-    } else {
+    if (decrypt)
+        VPA_LOOP_NR(1); /* d: the input, nothing secret */
+    else
         VPA_LOOP_NR(0);
-    }
 #undef VPA_LOOP_NR
 }
 
