@@ -202,11 +202,14 @@ typedef struct rijn_gcm_ctx {
     unsigned char j0[16];    /* J0 (E_K(J0), the tag's mask, is made at
                                 the end) */
     unsigned char ks[16];    /* keystream of the current partial block */
-    unsigned char buf[16];   /* partial block of AAD or ciphertext */
+    unsigned char buf[128];  /* AAD and ciphertext not yet hashed: whole
+                                blocks, the last one perhaps partial */
     uint64_t aad_len, len;   /* bytes so far */
+    unsigned char tag[16];   /* the tag, when made ahead (src/modes/gcm.c) */
     unsigned used;           /* bytes in buf */
     unsigned ks_used;        /* bytes of ks consumed (16: none left) */
     int state;               /* internal */
+    unsigned flags;          /* internal */
 } rijn_gcm_ctx;
 
 RIJN_API int rijn_gcm_start(rijn_gcm_ctx *c, const rijn_gcm_key *k,

@@ -9,7 +9,8 @@
  * ctr32 and the engine's blocks run in turn over GCM_CHUNK bytes, so that
  * the second pass reads what the first just wrote while it is in L1.
  * Partial blocks (the end of a message, or of a streaming piece) go
- * through the 16-byte keystream and GHASH buffers of the context.
+ * through the keystream and GHASH buffers of the context, where the
+ * streaming calls also defer GHASH (see the streaming section).
  *
  * Decryption reads each ciphertext byte of the caller's once (rijn_gcm.h,
  * Decryption): the block GHASH absorbs is the block XORed with the
@@ -279,13 +280,13 @@ static void blocks(const rijn_gcm_key *k, uint8_t y[16], uint8_t ctr[16],
 }
 
 /*
- * The tag: y absorbs the n - 1 blocks at g (none, or a last partial block
- * zero-padded) and the lengths block, written at g + 16 (n - 1), in one
- * GHASH call; tag = y ^ E(J0). g is wiped. Inlined: as a call of its
+ * The tag: y absorbs the n - 1 blocks at g (a partial last one zero-
+ * padded) and the lengths block, written at g + 16 (n - 1), in one GHASH
+ * call; tag = y ^ E(J0). g's n blocks are wiped. Inlined: as a call of its
  * own it made one-shot 256-byte messages 7-14% slower on Zen 3.
  */
 static inline __attribute__((always_inline)) void
-close_tag(const rijn_gcm_key *k, uint8_t y[16], uint8_t g[32], size_t n,
+close_tag(const rijn_gcm_key *k, uint8_t y[16], uint8_t *g, size_t n,
           const uint8_t ek0[16], uint64_t aad_len, uint64_t len,
           uint8_t tag[16])
 {
@@ -293,7 +294,7 @@ close_tag(const rijn_gcm_key *k, uint8_t y[16], uint8_t g[32], size_t n,
     rijn_store64_be(g + 16 * (n - 1) + 8, len * 8);
     k->ghash->blocks(k->h, y, g, n);
     rijn_xor_bytes(tag, y, ek0, 16);
-    rijn_burn(g, 32);
+    rijn_burn(g, 16 * n);
 }
 
 /*
@@ -523,25 +524,96 @@ int rijn_gcm_open(const rijn_gcm_key *k, unsigned char *out, size_t tag_len,
 
 /* ---- streaming ------------------------------------------------------------ */
 
+/*
+ * The context defers GHASH: buf holds the AAD and ciphertext not yet
+ * hashed (the AAD zero-padded to a block once the data starts); y
+ * absorbs it when buf fills, before a fused kernel call, and at the end
+ * with the lengths block (one GHASH call for a partial last block, the
+ * lengths and what AAD or data is left). This and the next paragraph made
+ * a 16-byte message through these calls 1.8x faster on Zen 4.
+ *
+ * A message whose first data piece is short and whose AAD is short (the
+ * one-shot kernel's limits, and both fit buf) is taken as a whole
+ * message until another piece comes: the one-shot kernel makes its
+ * output and tag in one call (the tag is kept, F_TAG), while buf keeps
+ * the AAD and that piece's ciphertext. A finish then costs nothing more;
+ * a further piece drops the tag and goes on from buf (the keystream of
+ * a partial block is made then, F_KS). A TLS 1.3 record sent through
+ * these calls, or one of OpenSSL's EVP through the provider, is such a
+ * message.
+ */
+
+enum {
+    F_TAG = 1, /* tag holds the tag of the message so far */
+    F_KS = 2   /* ks is to be made from ctr (a partial block's) */
+};
+
 static int fail(rijn_gcm_ctx *c)
 {
     const rijn_gcm_key *k = c->key;
-    rijn_burn(c, sizeof *c);
+    /* a call, not the REP STOSQ gcc makes of a memset of this size (30
+     * cycles on Zen 4) */
+    rijn_wipe(c, sizeof *c);
     c->key = k;
     c->state = ST_FAILED;
     return -1;
+}
+
+/* y absorbs buf's whole blocks; a partial last one moves to the front. */
+static void absorb(rijn_gcm_ctx *c)
+{
+    const unsigned n = c->used / 16, rest = c->used % 16;
+
+    if (n == 0)
+        return;
+    c->key->ghash->blocks(c->key->h, c->y, c->buf, n);
+    memcpy(c->buf, c->buf + 16 * n, rest); /* rest < 16 <= 16 n: apart */
+    c->used = rest;
+}
+
+/* buf's partial last block zero-padded to a whole one. */
+static void pad(rijn_gcm_ctx *c)
+{
+    if (c->used % 16) {
+        memset(c->buf + c->used, 0, 16 - c->used % 16);
+        c->used += 16 - c->used % 16;
+    }
+}
+
+/*
+ * ks = the keystream block at inc32(ctr, skip); ctr is not stepped. A
+ * ctr32 call, which loads the counter in the pieces the stores here
+ * wrote: an ECB of a block built here (with E(J0) beside it) loaded it
+ * whole, waited for the stores to reach the cache, and made 128 to
+ * 256-byte messages 30-40% slower on Zen 4.
+ */
+static void make_ks(rijn_gcm_ctx *c, size_t skip)
+{
+    static const uint8_t zero[16];
+    uint8_t ctr[16];
+
+    memcpy(ctr, c->ctr, 16);
+    inc32(ctr, skip);
+    c->key->aes.impl->ctr32(&c->key->aes, c->ks, zero, 1, ctr);
+    c->flags &= ~(unsigned)F_KS;
 }
 
 /* see rijn_gcm.h */
 int rijn_gcm_start(rijn_gcm_ctx *c, const rijn_gcm_key *k,
                    const unsigned char *iv, size_t iv_len)
 {
-    rijn_burn(c, sizeof *c);
+    /* every field that is read before it is written; ks, buf and tag
+     * are written first (a context is wiped when its message ends) */
     c->key = k;
+    memset(c->y, 0, sizeof c->y);
+    c->aad_len = 0;
+    c->len = 0;
+    c->used = 0;
+    c->ks_used = 16;
+    c->flags = 0;
     if (k == NULL || k->ghash == NULL || iv_len < 1)
         return fail(c);
     start(k, c->ctr, c->j0, iv, iv_len);
-    c->ks_used = 16;
     c->state = ST_AAD;
     return 0;
 }
@@ -549,27 +621,60 @@ int rijn_gcm_start(rijn_gcm_ctx *c, const rijn_gcm_key *k,
 /* see rijn_gcm.h */
 int rijn_gcm_aad(rijn_gcm_ctx *c, const unsigned char *aad, size_t len)
 {
-    size_t full;
-
     if (c->state != ST_AAD || (uint64_t)len > GCM_MAX_AAD - c->aad_len)
         return fail(c);
     c->aad_len += len;
-    if (c->used) {
-        size_t take = 16 - c->used < len ? 16 - c->used : len;
+    while (len > 0) {
+        size_t take;
+        if (c->used % 16 == 0 && len >= sizeof c->buf) {
+            /* long AAD: its whole blocks hashed where they are */
+            const size_t full = len / 16;
+            absorb(c);
+            c->key->ghash->blocks(c->key->h, c->y, aad, full);
+            aad += 16 * full;
+            len -= 16 * full;
+            continue;
+        }
+        if (c->used == sizeof c->buf)
+            absorb(c);
+        take = sizeof c->buf - c->used < len ? sizeof c->buf - c->used : len;
         memcpy(c->buf + c->used, aad, take);
         c->used += (unsigned)take;
         aad += take;
         len -= take;
-        if (c->used < 16)
-            return 0;
-        c->key->ghash->blocks(c->key->h, c->y, c->buf, 1);
-        c->used = 0;
     }
-    full = len / 16;
-    c->key->ghash->blocks(c->key->h, c->y, aad, full);
-    c->used = (unsigned)(len % 16);
-    memcpy(c->buf, aad + 16 * full, c->used);
     return 0;
+}
+
+/*
+ * The first data piece as a whole message (see the top): the AAD is all
+ * in buf (aad_len bytes, padded to na blocks), the piece goes after it.
+ * The input is read once: decrypting, into buf, where the kernel reads
+ * it; encrypting, the kernel writes into buf and out gets a copy, so
+ * that what buf keeps is what the tag covers.
+ */
+static void update_whole(rijn_gcm_ctx *c, uint8_t *out, const uint8_t *in,
+                         size_t len, int decrypt)
+{
+    const rijn_gcm_key *k = c->key;
+    uint8_t *p = c->buf + c->used;
+
+    if (decrypt) {
+        copy_once(p, in, len);
+        k->ghash->oneshot(&k->aes, k->h, c->j0, out, p, len, c->buf,
+                          (size_t)c->aad_len, 1, c->tag);
+    } else {
+        k->ghash->oneshot(&k->aes, k->h, c->j0, p, in, len, c->buf,
+                          (size_t)c->aad_len, 0, c->tag);
+        memcpy(out, p, len);
+    }
+    c->used += (unsigned)len;
+    inc32(c->ctr, len / 16);
+    c->flags |= F_TAG;
+    if (len % 16) {
+        c->ks_used = (unsigned)(len % 16);
+        c->flags |= F_KS;
+    }
 }
 
 /* Data: the first call ends the AAD (its last block zero-padded). */
@@ -581,15 +686,27 @@ static int update(rijn_gcm_ctx *c, uint8_t *out, const uint8_t *in,
     size_t full;
 
     if (c->state == ST_AAD) {
-        if (c->used) {
-            memset(c->buf + c->used, 0, 16 - c->used);
-            k->ghash->blocks(k->h, c->y, c->buf, 1);
-            c->used = 0;
-        }
+        pad(c);
         c->state = state;
+        if (k->fused && k->ghash->oneshot != NULL &&
+            c->aad_len <= RIJN_GCM_SHORT_AAD && len <= RIJN_GCM_SHORT_DATA &&
+            c->used + len <= sizeof c->buf &&
+            c->aad_len <= c->used /* nothing absorbed yet */ &&
+            c->len == 0) {
+            c->len = len;
+            update_whole(c, out, in, len, decrypt);
+            return 0;
+        }
     }
     if (c->state != state || (uint64_t)len > GCM_MAX_DATA - c->len)
         return fail(c);
+    if (len == 0)
+        return 0;
+    c->flags &= ~(unsigned)F_TAG; /* the message goes on */
+    if (c->flags & F_KS) {
+        make_ks(c, 0);
+        inc32(c->ctr, 1);
+    }
     c->len += len;
     if (RIJN_INJECTED(4) && c->ks_used > 0) /* bug 4 (src/inject.h) */
         c->ks_used = 16;
@@ -603,28 +720,36 @@ static int update(rijn_gcm_ctx *c, uint8_t *out, const uint8_t *in,
         in++;
         out++;
         len--;
-        if (c->used == 16) {
-            k->ghash->blocks(k->h, c->y, c->buf, 1);
-            c->used = 0;
-        }
+        if (c->used == sizeof c->buf)
+            absorb(c);
     }
+    if (len == 0)
+        return 0;
+    /* from a block boundary on: buf holds whole blocks; y up to date
+     * for the kernel, or room for a partial block */
     full = len / 16;
-    blocks(k, c->y, c->ctr, out, in, full, decrypt);
+    if (full > 0 || c->used + 16 > sizeof c->buf)
+        absorb(c);
+    /* a partial last block's keystream made first: its AES overlaps the
+     * kernel's */
+    if (len % 16)
+        make_ks(c, full);
+    if (full > 0)
+        blocks(k, c->y, c->ctr, out, in, full, decrypt);
     in += 16 * full;
     out += 16 * full;
     len -= 16 * full;
     if (len > 0) {
-        static const uint8_t zero[16];
-        k->aes.impl->ctr32(&k->aes, c->ks, zero, 1, c->ctr);
+        uint8_t *p = c->buf + c->used;
         inc32(c->ctr, 1);
         if (decrypt) {
-            copy_once(c->buf, in, len);
-            rijn_xor_bytes(out, c->buf, c->ks, len);
+            copy_once(p, in, len); /* hashed and decrypted from buf */
+            rijn_xor_bytes(out, p, c->ks, len);
         } else {
-            rijn_xor_bytes(out, in, c->ks, len);
-            memcpy(c->buf, out, len);
+            rijn_xor_bytes(p, in, c->ks, len);
+            memcpy(out, p, len);
         }
-        c->used = (unsigned)len;
+        c->used += (unsigned)len;
         c->ks_used = (unsigned)len;
     }
     return 0;
@@ -653,16 +778,17 @@ static int final_tag(rijn_gcm_ctx *c, uint8_t tag[16])
         fail(c);
         return -1;
     }
-    {
-        /* E(J0) here, beside the GHASH of the partial block left in buf
-         * (AAD or ciphertext, zero-padded) and the lengths block */
-        RIJN_ALIGN(16) uint8_t g[32], ek0[16];
-
+    if (c->flags & F_TAG) {
+        memcpy(tag, c->tag, 16);
+    } else {
+        RIJN_ALIGN(16) uint8_t ek0[16];
         k->aes.impl->ecb(&k->aes, ek0, c->j0, 1);
-        memset(c->buf + c->used, 0, 16 - c->used);
-        memcpy(g, c->buf, 16);
-        close_tag(k, c->y, g, 1 + (c->used > 0), ek0, c->aad_len, c->len,
-                  tag);
+        /* what buf holds, padded, and the lengths block: one GHASH call */
+        pad(c);
+        if (c->used + 16 > sizeof c->buf)
+            absorb(c);
+        close_tag(k, c->y, c->buf, c->used / 16 + 1, ek0, c->aad_len,
+                  c->len, tag);
         rijn_burn(ek0, sizeof ek0);
     }
     fail(c); /* wipes; nothing may follow */

@@ -12,6 +12,8 @@
  *     and around 1, 2, 4 and 8 KiB (tails hashed with the wrong power of H
  *     and partial vectors show there, and not at multiples of 512); three
  *     random pieces for every length 0..4096; AAD split at every point;
+ *     AAD of 0..65 bytes with first pieces of 0..113 (whole-message
+ *     path) and more pieces after;
  *   - in place, and every input/output alignment 0..15 and 63, with guard
  *     bytes around every output;
  *   - IVs of 1..64 bytes, and counter wraps: IVs constructed so that J0
@@ -292,6 +294,25 @@ static void splits(void)
         if (!pieces(&ks, iv, 12, 40, 40 - len % 41, len, cuts, 2, len & 1,
                     "three pieces"))
             goto out;
+    }
+    /* AAD of 0..65 bytes and a first piece of 0..113: the pairs gcm.c
+     * takes as a whole message (one-shot kernel) until a second piece
+     * comes, which then goes on from the context (both directions) */
+    for (size_t al = 0; al <= 65; al++) {
+        static const size_t lens[] = {0, 1, 15, 16, 17, 47, 64, 79, 80,
+                                      95, 112, 113, 127, 200};
+        for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+            const size_t len = lens[i];
+            size_t cuts[2] = {len, len};
+            oracle(&ks, iv, 12, al, len);
+            for (size_t f = 0; f <= len && f <= 113; f += 1 + f / 4) {
+                cuts[0] = f;
+                cuts[1] = f + (len - f) / 3;
+                if (!pieces(&ks, iv, 12, al, al, len, cuts, 2, (al + f) & 1,
+                            "whole-message first piece"))
+                    goto out;
+            }
+        }
     }
     oracle(&ks, iv, 12, 100, 50);
     for (size_t a1 = 0; a1 <= 100; a1++)
