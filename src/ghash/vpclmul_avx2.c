@@ -74,6 +74,22 @@
 /* Keep x's computation in place (the compiler would otherwise regroup
  * the XOR chains and keep every product live); emits nothing. */
 #define VP_KEEP(x) __asm__("" : "+x"(x))
+/* The n (1, 2, 4 or 8) registers r[0..n) all made at this point, so
+ * that nothing computed from them starts earlier; emits nothing. */
+#define VP_FENCE_REGS(r, n)                                                \
+    do {                                                                   \
+        if ((n) == 8)                                                      \
+            __asm__("" : "+x"((r)[0]), "+x"((r)[1]), "+x"((r)[2]),         \
+                    "+x"((r)[3]), "+x"((r)[4]), "+x"((r)[5]),              \
+                    "+x"((r)[6]), "+x"((r)[7]));                           \
+        else if ((n) == 4)                                                 \
+            __asm__("" : "+x"((r)[0]), "+x"((r)[1]), "+x"((r)[2]),         \
+                    "+x"((r)[3]));                                         \
+        else if ((n) == 2)                                                 \
+            __asm__("" : "+x"((r)[0]), "+x"((r)[1]));                      \
+        else                                                               \
+            __asm__("" : "+x"((r)[0]));                                    \
+    } while (0)
 /* Hide what was stored through p, so it is reloaded. */
 #define VP_OPAQUE(p) __asm__("" : "+r"(p))
 
@@ -832,7 +848,7 @@ VP_INLINE void vp_end_n(const rijn_aes_key *key, const uint8_t *hk,
     const size_t m = (len + 15) / 16;
     /* blocks under the one reduction: the data and the lengths block */
     const size_t nt = m < NPOW ? m + 1 : m;
-    __m256i s[9];
+    __m256i s[9], h[8];
     vp_acc a;
     size_t j;
 
@@ -840,25 +856,38 @@ VP_INLINE void vp_end_n(const rijn_aes_key *key, const uint8_t *hk,
     v2_counters(c, s, n);
     s[n] = _mm256_broadcastsi128_si256(j0);
     v2_rounds(key, s, n + 1, key->rounds);
-    /* E(J0) into the tag's place, which the tag overwrites (kept in a
-     * register across the hashing, gcc spilled it to the stack) */
-    _mm_storeu_si128((__m128i *)(void *)tag,
-                     _mm256_castsi256_si128(_mm256_aesenclast_epi128(
-                         s[n], vp_kl(key, key->rounds))));
-    __asm__("" : : "r"(tag) : "memory");
+    {
+        /* the last round of every register first, with the last round key
+         * loaded once, and dead before the hashing (kept across it, clang
+         * spilled it); what the hashing keeps (the ciphertext or the
+         * input) is public. E(J0) into the tag's place, which the tag
+         * overwrites (kept in a register across the hashing, gcc spilled
+         * it to the stack). */
+        const __m256i kl = vp_kl(key, key->rounds);
+        _mm_storeu_si128((__m128i *)(void *)tag,
+                         _mm256_castsi256_si128(
+                             _mm256_aesenclast_epi128(s[n], kl)));
+        __asm__("" : : "r"(tag) : "memory");
+        RIJN_UNROLL(8)
+        for (j = 0; j < n; j++) {
+            if (2 * j >= m) {
+                h[j] = _mm256_setzero_si256(); /* unused */
+                continue;
+            }
+            const __m256i d = vp_pair(in, len, j);
+            const __m256i o = _mm256_aesenclast_epi128(
+                s[j], _mm256_xor_si256(kl, d));
+            const __m256i ct = vp_out_pair(out, o, len, j);
+            h[j] = decrypt ? d : ct;
+        }
+        VP_FENCE_REGS(h, n);
+    }
     a.lo = a.mi = a.hi = _mm256_setzero_si256();
     RIJN_UNROLL(8)
     for (j = 0; j < n; j++) {
         if (2 * j >= m)
             continue;
-        const __m256i d = vp_pair(in, len, j);
-        const __m256i o = _mm256_aesenclast_epi128(
-            s[j], _mm256_xor_si256(vp_kl(key, key->rounds), d));
-        const __m256i ct = vp_out_pair(out, o, len, j);
-        const __m256i h = decrypt ? d : ct;
-        __m256i x;
-
-        x = _mm256_shuffle_epi8(h, BSWAP256);
+        __m256i x = _mm256_shuffle_epi8(h[j], BSWAP256);
         if (j == 0)
             x = _mm256_xor_si256(x, _mm256_zextsi128_si256(y));
         if (m < NPOW && 2 * j + 1 == m) /* the lengths in lane 1 */
