@@ -93,12 +93,11 @@
 /* Hide what was stored through p, so it is reloaded. */
 #define VP_OPAQUE(p) __asm__("" : "+r"(p))
 
-/* The last round key, loaded afresh at each use (the pointer made opaque,
- * so that the loads are not merged into one): held in a register across
- * the hashing of the end batch (vp_end_n), it was spilled to the stack
- * (clang 14; stackwipe looks for every round key). The short and
- * one-shot batches keep it in a register (no spill seen there; reloading
- * cost 1-4% at 64-112 bytes). */
+/* The last round key of the end batch (vp_end_n), loaded through an
+ * opaque pointer, so that the load is not merged with an earlier one of
+ * the same key and held from there (stackwipe looks for every round
+ * key). The short and one-shot batches keep it in a register (no spill
+ * seen there). */
 VP_INLINE __m256i vp_kl(const rijn_aes_key *k, unsigned nr)
 {
     VP_OPAQUE(k);
