@@ -63,9 +63,11 @@ void sess_packet(session *s, unsigned char *out, const unsigned char *in,
 int sess_decrypt(session *s, unsigned char *out, const unsigned char *in,
                  size_t len, const unsigned char iv[16],
                  const unsigned char tag[16]);
-/* CTR: the next len bytes of a continuing stream. */
+/* CTR: the next len bytes of a continuing stream. GCM: the message of
+ * sess_oneshot, rijn's through the streaming calls (start, update,
+ * finish); a peer's as in sess_oneshot (EVP is that sequence already). */
 void sess_stream(session *s, unsigned char *out, const unsigned char *in,
-                 size_t len);
+                 size_t len, const unsigned char iv[16]);
 /* rijn only: the message of sess_oneshot through the streaming API, in
  * uneven pieces (GCM: tag in s->tag); -1 if a call fails. */
 int sess_pieces(session *s, unsigned char *out, const unsigned char *in,
@@ -93,7 +95,7 @@ typedef struct measure {
 #define AGILITY_CTX 16
 #define AGILITY_CHUNK 256
 #define OPEN_IVS 4      /* M_OPEN: messages (IV, tag) in turn */
-#define N_MEASURES 30
+#define N_MEASURES 32
 
 extern const measure measures[N_MEASURES];
 extern const unsigned char bench_key[32];

@@ -70,8 +70,10 @@ static void speed_usage(FILE *f)
           "--gcm rows: messages of 16 B to 16 KiB, 1420 B packets and the\n"
           "long buffer, each with the fixed expanded key and its own 12-byte\n"
           "IV, no AAD, encrypted with a 16-byte tag; Imix; decryption with\n"
-          "the tag check (open) of 1420 B and long messages; key setup in\n"
-          "cycles (AES key schedule, GHASH key and its powers).\n",
+          "the tag check (open) of 1420 B and long messages; 16 and 1420 B\n"
+          "messages through rijn's streaming calls (start, update, finish;\n"
+          "the peers' rows there are their EVP sequence, as everywhere);\n"
+          "key setup in cycles (AES key schedule, GHASH key and powers).\n",
           f);
 }
 
