@@ -36,7 +36,8 @@
  *              inc32(J0), tag = the full 16-byte tag; when decrypting, in
  *              is read once and what is hashed is what was decrypted. Used
  *              by the mode for every such message instead of its short
- *              path.
+ *              path, and by the streaming calls for the first data piece
+ *              when it and the AAD are that short (src/modes/gcm.c).
  *   last       (optional, with enc/dec) the data of a whole one-shot
  *              message of any length len, y having absorbed the AAD:
  *              out[0..len) = in ^ keystream from ctr (inc32(J0)), a
