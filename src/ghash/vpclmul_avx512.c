@@ -734,38 +734,36 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
     }
     /* 0..511 bytes left, and the last step's ciphertext if pending */
     n = (len + 15) / 16;
+    /* the batch that holds the n blocks: 1, 2, 4, 6 or 8 ZMM (p: with the
+     * pending step's hashing) */
 #define VP_TAIL(q, p) \
     acc = vp_tail(rk, nr, enc, q, p, len, cb, pw, out, in, acc, fin)
+#define VP_TAILS(p)           \
+    do {                      \
+        if (n > 24)           \
+            VP_TAIL(8, p);    \
+        else if (n > 16)      \
+            VP_TAIL(6, p);    \
+        else if (n > 8)       \
+            VP_TAIL(4, p);    \
+        else if (n > 4)       \
+            VP_TAIL(2, p);    \
+        else if (n > 0)       \
+            VP_TAIL(1, p);    \
+        else                  \
+            VP_TAIL(0, p);    \
+    } while (0)
     if (pending && n == 0 && fin == NULL) {
         RIJN_UNROLL(16)
         for (r = 0; r < VP_W + 3; r++)
             vp_ghash_step(r, VP_W, &s, out - 64 * VP_W, pw, &acc, poly,
                           bswap, NULL);
-    } else if (pending && n == 0) {
-        VP_TAIL(0, 1);
-    } else if (pending && n <= 4) {
-        VP_TAIL(1, 1);
-    } else if (pending && n <= 8) {
-        VP_TAIL(2, 1);
-    } else if (pending && n <= 16) {
-        VP_TAIL(4, 1);
-    } else if (pending && n <= 24) {
-        VP_TAIL(6, 1);
     } else if (pending) {
-        VP_TAIL(8, 1);
-    } else if (n > 24) {
-        VP_TAIL(8, 0);
-    } else if (n > 16) {
-        VP_TAIL(6, 0);
-    } else if (n > 8) {
-        VP_TAIL(4, 0);
-    } else if (n > 4) {
-        VP_TAIL(2, 0);
-    } else if (n > 0) {
-        VP_TAIL(1, 0);
+        VP_TAILS(1);
     } else {
-        VP_TAIL(0, 0);
+        VP_TAILS(0);
     }
+#undef VP_TAILS
 #undef VP_TAIL
     if (fin != NULL)
         gx_tag_xor_vex(fin->tag, _mm_shuffle_epi8(_mm512_castsi512_si128(acc),

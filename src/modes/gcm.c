@@ -543,6 +543,10 @@ int rijn_gcm_open(const rijn_gcm_key *k, unsigned char *out, size_t tag_len,
  * message.
  */
 
+/* AAD of the one-shot kernel's length stays in buf (update relies on it) */
+_Static_assert(RIJN_GCM_SHORT_AAD < sizeof ((rijn_gcm_ctx *)0)->buf,
+               "short AAD fits the streaming buffer");
+
 enum {
     F_TAG = 1, /* tag holds the tag of the message so far */
     F_KS = 2   /* ks is to be made from ctr (a partial block's) */
@@ -688,11 +692,10 @@ static int update(rijn_gcm_ctx *c, uint8_t *out, const uint8_t *in,
     if (c->state == ST_AAD) {
         pad(c);
         c->state = state;
+        /* (AAD this short was never absorbed: buf holds all of it) */
         if (k->fused && k->ghash->oneshot != NULL &&
             c->aad_len <= RIJN_GCM_SHORT_AAD && len <= RIJN_GCM_SHORT_DATA &&
-            c->used + len <= sizeof c->buf &&
-            c->aad_len <= c->used /* nothing absorbed yet */ &&
-            c->len == 0) {
+            c->used + len <= sizeof c->buf && c->len == 0) {
             c->len = len;
             update_whole(c, out, in, len, decrypt);
             return 0;
