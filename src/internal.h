@@ -427,6 +427,25 @@ static inline void rijn_burn(void *p, size_t n)
 #endif
 }
 
+/* rijn_burn for a small buffer on a hot path: 8-byte stores of a zero
+ * the compiler cannot see, so it cannot turn them into a memset, and
+ * rijn_burn's barrier after them, so it cannot drop them. gcc 12 makes
+ * a memset of 128 bytes a REP STOSQ, whose start cost vpclmul-avx2's
+ * 640-1420-byte messages 5-12% on Zen 4. */
+static inline void rijn_burn_small(void *p, size_t n)
+{
+    unsigned char *q = (unsigned char *)p;
+    uint64_t z = 0;
+    size_t i;
+
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+r"(z));
+#endif
+    for (i = 0; i + 8 <= n; i += 8)
+        memcpy(q + i, &z, 8);
+    rijn_burn(q + i, n - i);
+}
+
 /*
  * Clears the RIJN_STACK_BURN_BYTES of stack below the caller's frame:
  * where the frames of the functions it just called were. For code whose

@@ -662,7 +662,7 @@ VP_INLINE void vp_crypt(const rijn_aes_key *key, const uint64_t *hk,
         else
             acc = vp_loop(key, k, out, in, nb, c, ks, acc, 14, decrypt);
         /* rk[0] with one byte changed: the key's first 15 bytes */
-        rijn_burn(ks, sizeof ks);
+        rijn_burn_small(ks, sizeof ks);
         c = _mm256_add_epi32(c, v2_lanes((int)(16 * nb)));
         in += 256 * nb;
         out += 256 * nb;
