@@ -37,7 +37,8 @@
  * of a VPADDD, VPSHUFB and VPXOR per register (shuffles compete with
  * VAESENC for issue slots). Bases step mod 2^32 (inc32). The blocks
  * before the alignment, the tail, and messages too short for one aligned
- * batch take the short path: one batch of 1, 2, 4 or 8 YMM with
+ * batch take the short path: one batch of 1, 2, 4 or 8 YMM (the
+ * message's end batch, vp_end_n: any count 1..8) with
  * per-register counters (one AES latency chain per 16 blocks), then the
  * GHASH of its output (encryption) or input (decryption).
  *
@@ -74,17 +75,24 @@
 /* Keep x's computation in place (the compiler would otherwise regroup
  * the XOR chains and keep every product live); emits nothing. */
 #define VP_KEEP(x) __asm__("" : "+x"(x))
-/* The n (1, 2, 4 or 8) registers r[0..n) all made at this point, so
- * that nothing computed from them starts earlier; emits nothing. */
+/* The n (1..8) registers r[0..n) all made at this point, so that
+ * nothing computed from them starts earlier; emits nothing. */
+#define VP_R4(r) "+x"((r)[0]), "+x"((r)[1]), "+x"((r)[2]), "+x"((r)[3])
 #define VP_FENCE_REGS(r, n)                                                \
     do {                                                                   \
         if ((n) == 8)                                                      \
-            __asm__("" : "+x"((r)[0]), "+x"((r)[1]), "+x"((r)[2]),         \
-                    "+x"((r)[3]), "+x"((r)[4]), "+x"((r)[5]),              \
-                    "+x"((r)[6]), "+x"((r)[7]));                           \
+            __asm__("" : VP_R4(r), VP_R4((r) + 4));                        \
+        else if ((n) == 7)                                                 \
+            __asm__("" : VP_R4(r), "+x"((r)[4]), "+x"((r)[5]),             \
+                    "+x"((r)[6]));                                         \
+        else if ((n) == 6)                                                 \
+            __asm__("" : VP_R4(r), "+x"((r)[4]), "+x"((r)[5]));            \
+        else if ((n) == 5)                                                 \
+            __asm__("" : VP_R4(r), "+x"((r)[4]));                          \
         else if ((n) == 4)                                                 \
-            __asm__("" : "+x"((r)[0]), "+x"((r)[1]), "+x"((r)[2]),         \
-                    "+x"((r)[3]));                                         \
+            __asm__("" : VP_R4(r));                                        \
+        else if ((n) == 3)                                                 \
+            __asm__("" : "+x"((r)[0]), "+x"((r)[1]), "+x"((r)[2]));        \
         else if ((n) == 2)                                                 \
             __asm__("" : "+x"((r)[0]), "+x"((r)[1]));                      \
         else                                                               \
@@ -944,10 +952,18 @@ VP_FN static void vp_last(const rijn_aes_key *key, const uint64_t *hk,
     in += 16 * pre;
     out += 16 * pre;
     len -= 16 * pre;
-    if (m > 8)
+    if (m > 14)
         vp_end_n(key, k, out, in, len, c, acc, jb, lens, tag, 8, decrypt);
-    else if (m > 4)
+    else if (m > 12)
+        vp_end_n(key, k, out, in, len, c, acc, jb, lens, tag, 7, decrypt);
+    else if (m > 10)
+        vp_end_n(key, k, out, in, len, c, acc, jb, lens, tag, 6, decrypt);
+    else if (m > 8)
+        vp_end_n(key, k, out, in, len, c, acc, jb, lens, tag, 5, decrypt);
+    else if (m > 6)
         vp_end_n(key, k, out, in, len, c, acc, jb, lens, tag, 4, decrypt);
+    else if (m > 4)
+        vp_end_n(key, k, out, in, len, c, acc, jb, lens, tag, 3, decrypt);
     else if (m > 2)
         vp_end_n(key, k, out, in, len, c, acc, jb, lens, tag, 2, decrypt);
     else
