@@ -203,11 +203,11 @@ V512_INLINE void v512_ctr32_nr(const rijn_aes_key *k, uint8_t *out,
      * so 8 ZMM for 17 blocks wasted 3 cycles a round: 288-352-byte
      * calls took 1.4x as long. (Batches of 5, 6 and 7 ZMM inlined here
      * made the function save registers at every call, 7% on 16 bytes.) */
-    if (nblocks > 28) {
-        v512_ctr_batch(k, out, in, c, 8, 1, nblocks, nr);
-        return;
-    }
     if (nblocks > 16) {
+        if (nblocks > 28) {
+            v512_ctr_batch(k, out, in, c, 8, 1, nblocks, nr);
+            return;
+        }
         v512_ctr_batch(k, out, in, c, 4, 0, 16, nr);
         c = _mm512_add_epi32(c, v512_lanes(16));
         nblocks -= 16;
