@@ -952,22 +952,26 @@ VP_FN static void vp_last(const rijn_aes_key *key, const uint64_t *hk,
     in += 16 * pre;
     out += 16 * pre;
     len -= 16 * pre;
+    /* the fewest YMM that hold the m blocks (a constant in each copy) */
+#define VP_END(n) \
+    vp_end_n(key, k, out, in, len, c, acc, jb, lens, tag, n, decrypt)
     if (m > 14)
-        vp_end_n(key, k, out, in, len, c, acc, jb, lens, tag, 8, decrypt);
+        VP_END(8);
     else if (m > 12)
-        vp_end_n(key, k, out, in, len, c, acc, jb, lens, tag, 7, decrypt);
+        VP_END(7);
     else if (m > 10)
-        vp_end_n(key, k, out, in, len, c, acc, jb, lens, tag, 6, decrypt);
+        VP_END(6);
     else if (m > 8)
-        vp_end_n(key, k, out, in, len, c, acc, jb, lens, tag, 5, decrypt);
+        VP_END(5);
     else if (m > 6)
-        vp_end_n(key, k, out, in, len, c, acc, jb, lens, tag, 4, decrypt);
+        VP_END(4);
     else if (m > 4)
-        vp_end_n(key, k, out, in, len, c, acc, jb, lens, tag, 3, decrypt);
+        VP_END(3);
     else if (m > 2)
-        vp_end_n(key, k, out, in, len, c, acc, jb, lens, tag, 2, decrypt);
+        VP_END(2);
     else
-        vp_end_n(key, k, out, in, len, c, acc, jb, lens, tag, 1, decrypt);
+        VP_END(1);
+#undef VP_END
 }
 
 VP_FN static void vp_enc(const rijn_aes_key *key, const uint64_t *hk,
