@@ -258,7 +258,9 @@ int rijn_poly1305_final_verify(rijn_poly1305_ctx *ctx,
 /* see rijn_poly1305.h */
 void rijn_poly1305_wipe(rijn_poly1305_ctx *ctx)
 {
-    rijn_burn(ctx, sizeof *ctx);
+    /* a call (memset), not the REP STOSQ gcc 12 makes of a 432-byte
+     * memset here: 13 ns of a 61-ns 16-byte streamed message (Zen 4) */
+    rijn_wipe(ctx, sizeof *ctx);
 }
 
 /* see rijn_poly1305.h */
