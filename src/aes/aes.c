@@ -94,7 +94,7 @@ void rijn_aes_key_clear(rijn_aes_key *k)
 /* see rijn.h */
 void rijn_aes_key_wipe(rijn_aes_key *k)
 {
-    rijn_burn(k, sizeof *k);
+    rijn_wipe(k, sizeof *k); /* a memset call: see rijn_gcm_key_wipe */
 }
 
 /* see rijn.h */
