@@ -141,7 +141,6 @@ int rp_overlap(const void *out, const void *in, size_t n)
     return o < i ? i - o < n : o - i < n;
 }
 
-/* see prov.h */
 /* a == b, inline: the names are a few bytes long, and strcmp through the
  * PLT was a tenth of a 16-byte EVP GCM message's time (OpenSSL 3.0 asks
  * for the IV length at every init, and libssl for the tag) */
@@ -154,6 +153,7 @@ static int rp_streq(const char *a, const char *b)
     return *a == *b;
 }
 
+/* see prov.h */
 void rp_params_find(const OSSL_PARAM *params, const char *const names[], int n,
                     const OSSL_PARAM *found[])
 {
