@@ -13,7 +13,9 @@
  *     and partial vectors show there, and not at multiples of 512); three
  *     random pieces for every length 0..4096; AAD split at every point;
  *     AAD of 0..65 bytes with first pieces of 0..113 (whole-message
- *     path) and more pieces after;
+ *     path) and more pieces after; longer first pieces (up to 2 KiB
+ *     taken whole by the last kernel, and just past that) with and
+ *     without a partial block, then pieces of 0..100 bytes;
  *   - in place, and every input/output alignment 0..15 and 63, with guard
  *     bytes around every output;
  *   - IVs of 1..64 bytes, and counter wraps: IVs constructed so that J0
@@ -313,6 +315,31 @@ static void splits(void)
                     goto out;
             }
         }
+    }
+    /* a longer first piece, which gcm.c takes whole with the last kernel
+     * (fused engines, up to TAG_AHEAD_MAX) until another piece comes, and then recovers the
+     * state from the tag: the first piece with and without a partial
+     * block, then pieces that end inside the block that completes it,
+     * inside the next one, and beyond (the debt of gcm.c settled in one
+     * piece or over several), both directions */
+    for (size_t ai = 0; ai < 4; ai++) {
+        static const size_t als[] = {0, 13, 65, 200};
+        static const size_t firsts[] = {113, 127, 128, 129, 200, 256, 1420,
+                                        2047, 2048, 2049};
+        static const size_t steps[] = {0, 1, 2, 15, 16, 17, 31, 32, 33, 100};
+        const size_t al = als[ai];
+        for (size_t fi = 0; fi < sizeof firsts / sizeof firsts[0]; fi++)
+            for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+                for (size_t j = 0; j < sizeof steps / sizeof steps[0];
+                     j += g_quick ? 3 : 1) {
+                    const size_t f = firsts[fi];
+                    size_t cuts[3] = {f, f + steps[i], f + steps[i] + steps[j]};
+                    const size_t len = cuts[2] + 7;
+                    oracle(&ks, iv, 12, al, len);
+                    if (!pieces(&ks, iv, 12, al, al / 2, len, cuts, 3,
+                                (fi + i + j) & 1, "last-kernel first piece"))
+                        goto out;
+                }
     }
     oracle(&ks, iv, 12, 100, 50);
     for (size_t a1 = 0; a1 <= 100; a1++)
