@@ -47,7 +47,9 @@
  *              dec's read-once rule holds. Used by the mode for one-shot
  *              messages the oneshot entry does not take: the message end
  *              (partial block, E(J0), lengths) in the last batch instead
- *              of three calls after it.
+ *              of three calls after it; and by the streaming calls for a
+ *              first data piece the oneshot entry does not take (the
+ *              mode needs only the tag from it: src/modes/gcm.c).
  */
 #ifndef RIJN_GHASH_H
 #define RIJN_GHASH_H
