@@ -281,6 +281,13 @@ static void blocks(const rijn_gcm_key *k, uint8_t y[16], uint8_t ctr[16],
     }
 }
 
+/* GCM's lengths block at p: the AAD's and the data's lengths in bits. */
+static inline void put_lengths(uint8_t p[16], uint64_t aad_len, uint64_t len)
+{
+    rijn_store64_be(p, aad_len * 8);
+    rijn_store64_be(p + 8, len * 8);
+}
+
 /*
  * The tag: y absorbs the n - 1 blocks at g (a partial last one zero-
  * padded) and the lengths block, written at g + 16 (n - 1), in one GHASH
@@ -292,8 +299,7 @@ close_tag(const rijn_gcm_key *k, uint8_t y[16], uint8_t *g, size_t n,
           const uint8_t ek0[16], uint64_t aad_len, uint64_t len,
           uint8_t tag[16])
 {
-    rijn_store64_be(g + 16 * (n - 1), aad_len * 8);
-    rijn_store64_be(g + 16 * (n - 1) + 8, len * 8);
+    put_lengths(g + 16 * (n - 1), aad_len, len);
     k->ghash->blocks(k->h, y, g, n);
     rijn_xor_bytes(tag, y, ek0, 16);
     rijn_burn(g, 16 * n);
@@ -377,8 +383,7 @@ static void oneshot_short(const rijn_gcm_key *k, uint8_t *out,
             memcpy(g + 16 * na, out, len);
         }
     }
-    rijn_store64_be(g + 16 * (na + nd), (uint64_t)aad_len * 8);
-    rijn_store64_be(g + 16 * (na + nd) + 8, (uint64_t)len * 8);
+    put_lengths(g + 16 * (na + nd), aad_len, len);
     k->ghash->blocks(k->h, y, g, na + nd + 1);
     rijn_xor_bytes(tag, y, ks, 16);
     rijn_burn(ks, 16 * (1 + nd));
@@ -563,7 +568,7 @@ int rijn_gcm_open(const rijn_gcm_key *k, unsigned char *out, size_t tag_len,
  * again: another thread may have changed them since), and until the
  * debt is settled, the data goes through buf (pay_in), never to a kernel
  * that would start from y. reopen makes the keystream of those d blocks
- * and E(J0) (kept for the tag, F_EK0) at once. A 1420-byte message
+ * and E(J0) (kept for the tag, F_EK0) before the next piece's bytes. A 1420-byte message
  * through these calls took 1.34x the one-shot time on Zen 4 before (five
  * kernel calls, each ending in a dependency chain); now 1.1x.
  *
@@ -784,8 +789,7 @@ static void reopen(rijn_gcm_ctx *c)
     k->aes.impl->ctr32(&k->aes, ks + 16, zero, d, c->ctr);
     rijn_xor_bytes(c->y, c->tag, ks, 16);
     memcpy(c->tag, ks, 16);
-    rijn_store64_be(c->buf + BUF_L, c->aad_len * 8);
-    rijn_store64_be(c->buf + BUF_L + 8, c->len * 8);
+    put_lengths(c->buf + BUF_L, c->aad_len, c->len);
     memcpy(c->ks, ks + 16, 16);
     if (d == 2)
         memcpy(c->buf + BUF_KS2, ks + 32, 16);
@@ -966,8 +970,7 @@ static int final_tag(rijn_gcm_ctx *c, uint8_t tag[16])
              * them), the rest are hashed after */
             const unsigned d = c->flags & F_DEBT2 ? 2 : 1;
             const unsigned n = c->used / 16 + 1;
-            rijn_store64_be(c->buf + c->used, c->aad_len * 8);
-            rijn_store64_be(c->buf + c->used + 8, c->len * 8);
+            put_lengths(c->buf + c->used, c->aad_len, c->len);
             settle(c, d);
             if (n > d)
                 k->ghash->blocks(k->h, c->y, c->buf + 16 * d, n - d);
