@@ -746,6 +746,12 @@ VP_INLINE __m256i vp_out_pair(uint8_t *out, __m256i o, size_t len, size_t j)
  * Each input byte is loaded once (decryption hashes the registers it
  * decrypted); a partial block is read and written in pieces through
  * general-purpose registers (gx_load_partial), nothing on the stack.
+ * A message of one block or less (n = 1) hashes the lengths block in J0's
+ * lane of its one register, whose ciphertext lane there is zero, instead
+ * of in a product of its own: 4 VPCLMULQDQ fewer, 5-9% less time (Zen 4).
+ * Doing the same wherever J0 is a register's second lane (nd odd) cost
+ * 17-61-byte messages 1-4% (n = 2); Karatsuba products for the
+ * ciphertext, 1-2% at even nd.
  */
 VP_INLINE void vp_oneshot_n(const rijn_aes_key *key, const uint8_t *hk,
                             const uint8_t j0[16], uint8_t *out,
@@ -761,6 +767,9 @@ VP_INLINE void vp_oneshot_n(const rijn_aes_key *key, const uint8_t *hk,
         rijn_x86_load_ctr(j0), _mm256_castsi256_si128(V2_SWAP32)));
     const __m256i jb = _mm256_shuffle_epi8(cj, V2_SWAP32); /* J0 as a block */
     const __m256i ndv = _mm256_set1_epi64x((long long)nd);
+    /* the lengths block (reflected: the bit lengths as two words) */
+    const __m128i lens = _mm_set_epi64x((long long)((uint64_t)aad_len * 8),
+                                        (long long)((uint64_t)len * 8));
     __m256i s[4], kl;
     __m128i ek0 = _mm_setzero_si128();
     vp_acc a;
@@ -804,13 +813,14 @@ VP_INLINE void vp_oneshot_n(const rijn_aes_key *key, const uint8_t *hk,
             if (!decrypt)
                 c = ct;
         }
-        vp_madd_s(&a, _mm256_shuffle_epi8(c, bswap), vp_pow2(hk, nt - na - 2 * j), 0);
+        c = _mm256_shuffle_epi8(c, bswap);
+        if (n == 1 && nd == 1) /* the lengths block in J0's lane: H^1 */
+            c = _mm256_inserti128_si256(c, lens, 1);
+        vp_madd_s(&a, c, vp_pow2(hk, nt - na - 2 * j), 0);
     }
-    /* the lengths block (reflected: the bit lengths as two words) times H */
-    vp_madd_s(&a,
-              _mm256_zextsi128_si256(_mm_set_epi64x((long long)((uint64_t)aad_len * 8),
-                                                    (long long)((uint64_t)len * 8))),
-              vp_pow1(hk), 0);
+    /* otherwise the lengths block times H on its own */
+    if (n != 1 || nd != 1)
+        vp_madd_s(&a, _mm256_zextsi128_si256(lens), vp_pow1(hk), 0);
     _mm_storeu_si128((__m128i *)(void *)tag,
                      _mm_xor_si128(_mm_shuffle_epi8(vp_fold(a.lo, a.mi, a.hi),
                                                     GX_BSWAP128),
