@@ -32,7 +32,12 @@
 #     not CPU paths: gcm_race, seal.cli.race), the CLI's parsing groups
 #     (base64, errors, golden), fuzz replays and the provider's program
 #     and differential tests (the provider's stanza tests do run): about
-#     8 minutes of qemu time in all; RIJN_X86_FULL=1 runs them);
+#     8 minutes of qemu time in all; nor, on a model that does not pick
+#     them, the portable ct64 and ghash-ctmul64 suites (baseline code, the
+#     same on every model; core2duo runs them), nor a ghash-pclmul or
+#     ghash-vpclmul-avx2 GCM suite where the model runs that engine's
+#     fused backend (the aesni or vaes-avx2 suite is that pairing);
+#     RIJN_X86_FULL=1 runs them all);
 #     a test may be skipped only if `rijn impl` says its backend or
 #     engine is unavailable on the model (or, hash.sha-ni, if the model
 #     has no SHA extensions): any other skip is a failure;
@@ -276,6 +281,18 @@ run_model() { # model[=AES/POLY]
   local exclude='^(dudect\.|compat\.symbols$)'
   [ "${RIJN_X86_FULL:-0}" = 1 ] ||
     exclude='^(dudect\.|compat\.symbols$|poly1305_long\.|cli\.(engine|progress|speed|speed_limit|base64|errors|golden)$|seal\.cli\.(interop|damage|passphrase|range|race.*)$|gcm_(props|openssl|vectors|race)\.(ref|ghash-ref|ghash-ctmul32)$|gcm_race\.|hash\.portable$|fuzz\.|provider\.(programs|tls_bulk|diff))'
+  if [ "${RIJN_X86_FULL:-0}" != 1 ]; then
+    # The portable ct64 and ctmul64 suites where neither is the model's
+    # pick: the same baseline code on every model, run natively and on the
+    # model that picks them (core2duo); and the ghash-<engine> suites that
+    # are the pairing of the fused backend's own suite again (aesni with
+    # pclmul, vaes-avx2 with vpclmul-avx2): about 55 s of qemu time a model
+    [ "$aes" = ct64 ] || exclude="$exclude|\.(ct64|ghash-ctmul64)\$"
+    case ",$feats," in *,aesni,*) case ",$feats," in *,pclmul,*)
+      exclude="$exclude|^gcm_(props|openssl|vectors)\.ghash-pclmul\$" ;; esac ;; esac
+    case ",$feats," in *,vaes,*) case ",$feats," in *,vpclmul,*)
+      exclude="$exclude|^gcm_(props|openssl|vectors)\.ghash-vpclmul-avx2\$" ;; esac ;; esac
+  fi
   (cd "$build" && RIJN_X86_QEMU_CPU=$spec RIJN_CPU_MASK=$mask \
      RIJN_TEST_REQUIRE_ALL=$req ctest -j"$jobs" --timeout 600 -E "$exclude") \
      >"$logs/$tag.ctest.log" 2>&1
