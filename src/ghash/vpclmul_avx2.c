@@ -770,6 +770,8 @@ VP_INLINE void vp_oneshot_n(const rijn_aes_key *key, const uint8_t *hk,
     /* the lengths block (reflected: the bit lengths as two words) */
     const __m128i lens = _mm_set_epi64x((long long)((uint64_t)aad_len * 8),
                                         (long long)((uint64_t)len * 8));
+    /* it goes in J0's lane (see above) */
+    const int lens_in_j0 = n == 1 && nd == 1;
     __m256i s[4], kl;
     __m128i ek0 = _mm_setzero_si128();
     vp_acc a;
@@ -814,12 +816,12 @@ VP_INLINE void vp_oneshot_n(const rijn_aes_key *key, const uint8_t *hk,
                 c = ct;
         }
         c = _mm256_shuffle_epi8(c, bswap);
-        if (n == 1 && nd == 1) /* the lengths block in J0's lane: H^1 */
+        if (lens_in_j0) /* J0's lane meets H^1 */
             c = _mm256_inserti128_si256(c, lens, 1);
         vp_madd_s(&a, c, vp_pow2(hk, nt - na - 2 * j), 0);
     }
     /* otherwise the lengths block times H on its own */
-    if (n != 1 || nd != 1)
+    if (!lens_in_j0)
         vp_madd_s(&a, _mm256_zextsi128_si256(lens), vp_pow1(hk), 0);
     _mm_storeu_si128((__m128i *)(void *)tag,
                      _mm_xor_si128(_mm_shuffle_epi8(vp_fold(a.lo, a.mi, a.hi),
