@@ -22,28 +22,6 @@
 #include "rijn_gcm.h"
 #include "tool.h"
 
-void tool_verr(const char *fmt, va_list ap)
-{
-    fflush(stdout);
-    fputs("rijn: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-}
-
-void tool_err(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    tool_verr(fmt, ap);
-    va_end(ap);
-}
-
-int tool_is_help(const char *s)
-{
-    return strcmp(s, "-h") == 0 || strcmp(s, "-help") == 0 ||
-           strcmp(s, "--help") == 0;
-}
-
 /* One kind of implementation the environment may force: its variable, what
  * the library picks (NULL when the variable names one it cannot use) and
  * its list. */

@@ -1,9 +1,9 @@
 /*
  * The `rijn` command-line tool: the commands and the messages they share.
  *
- *   main.c        argument dispatch, --help, --version, the shared
- *                 messages declared here
- *   common/       clock.c/.h: wall clock, benchmark clock, core-clock
+ *   main.c        argument dispatch, --help, --version
+ *   common/       msg.c: the shared messages declared here;
+ *                 clock.c/.h: wall clock, benchmark clock, core-clock
  *                 estimate; peers.c/.h: OpenSSL libcrypto and libgcrypt,
  *                 loaded with dlopen() (never linked) for the comparison
  *                 columns of the benchmark; output.c/.h and signals.c:
@@ -35,7 +35,9 @@ int cmd_seal(int argc, char **argv);
 int cmd_speed(int argc, char **argv);
 
 /* Print "rijn: <message>\n" to stderr (printf-style); tool_verr with a
- * va_list. */
+ * va_list. Nothing while tool_quiet is set (only the fuzz targets set it).
+ * common/msg.c. */
+extern int tool_quiet;
 void tool_err(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))

@@ -1,9 +1,8 @@
 /*
  * Shared by the command-line fuzz targets (fuzz_b64.c, fuzz_enc_args.c):
- * the message functions of tools/main.c that the tool's sources call
- * (main.c itself has main()), and the base64 model: how `rijn enc -d -a` must decode, written from its documentation,
- * and where that documentation says it deliberately differs from
- * `openssl enc -d -a`.
+ * the tool's messages kept quiet, and the base64 model: how
+ * `rijn enc -d -a` must decode, written from its documentation, and where
+ * that documentation says it deliberately differs from `openssl enc -d -a`.
  *
  * Include it in one translation unit per target (it defines functions).
  */
@@ -20,31 +19,13 @@
 #include "fuzzutil.h"
 #include "tool.h"
 
-/* ---- tools/main.c's shared messages, for the tool sources linked in ---- */
+/* ---- the tool's messages (tools/common/msg.c, linked in) ---------------- */
 
 /* The messages of the code under test are noise in a fuzzing log: shown
- * only with RIJN_FUZZ_VERBOSE set. */
-void tool_verr(const char *fmt, va_list ap)
+ * only with RIJN_FUZZ_VERBOSE set. Before main(), so before any input. */
+__attribute__((constructor)) static void cli_fuzz_quiet(void)
 {
-    if (getenv("RIJN_FUZZ_VERBOSE") == NULL)
-        return;
-    fputs("rijn: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-}
-
-void tool_err(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    tool_verr(fmt, ap);
-    va_end(ap);
-}
-
-int tool_is_help(const char *s)
-{
-    return strcmp(s, "-h") == 0 || strcmp(s, "-help") == 0 ||
-           strcmp(s, "--help") == 0;
+    tool_quiet = getenv("RIJN_FUZZ_VERBOSE") == NULL;
 }
 
 /* ---- base64: the model of rijn's decoder ------------------------------- */

@@ -1054,7 +1054,7 @@ static int parse_in_process(struct argv_buf *a)
 
 static void skip(const char *why)
 {
-    printf("fuzz.replay.enc_args: SKIPPED: %s\n", why);
+    printf("enc_args: SKIPPED: %s\n", why);
     fflush(stdout);
     exit(77);
 }
