@@ -824,7 +824,7 @@ VP_FN static void vp_last(const rijn_aes_key *k, const uint64_t *hk,
  * --------------------------------------------------------------------- */
 
 /*
- * ghash.h, oneshot, with nd + 1 <= 4n (n = 1 or 2 ZMM, constant): data
+ * ghash.h, oneshot, with nd + 1 <= 8 (two ZMM; 96 and 112 bytes): data
  * block i in lane i and J0 in every lane from nd on, one AES batch; the
  * data loaded and stored under byte masks (each input byte loaded once,
  * nothing outside in and out touched, a partial block included); then one
@@ -835,13 +835,13 @@ VP_FN static void vp_last(const rijn_aes_key *k, const uint64_t *hk,
  * so a ZMM of blocks b..b+3 takes the powers at offset 16 (32 - nt + b);
  * lanes past the data are zero, whatever power they meet.
  */
-VP_INLINE void vp_oneshot_n(const rijn_aes_key *k, const uint8_t *pw,
+VP_INLINE void vp_oneshot_z(const rijn_aes_key *k, const uint8_t *pw,
                             const uint8_t j0[16], uint8_t *out,
                             const uint8_t *in, size_t len,
                             const uint8_t *aad, size_t aad_len, int decrypt,
-                            uint8_t tag[16], const size_t n,
-                            const unsigned nr)
+                            uint8_t tag[16], const unsigned nr)
 {
+    const size_t n = 2;
     const size_t nd = (len + 15) / 16, na = (aad_len + 15) / 16;
     const size_t nt = na + nd + 1;
     const __m512i bswap = vp_bswap(), poly = vp_poly();
@@ -906,7 +906,7 @@ VP_INLINE void vp_oneshot_n(const rijn_aes_key *k, const uint8_t *pw,
     /* E(J0): lane nd (its data was masked to zero) moved to lane 0; o
      * indexed by constants only, so that it stays in registers (an array
      * indexed by nd / 4 went to the stack, with keystream in it) */
-    ek = n == 2 && nd >= 4 ? o[1] : o[0];
+    ek = nd >= 4 ? o[1] : o[0];
     ek = _mm512_permutexvar_epi64(
         _mm512_set_epi64(0, 0, 0, 0, 0, 0, (long long)(2 * (nd % 4) + 1),
                          (long long)(2 * (nd % 4))),
@@ -936,14 +936,14 @@ VP_INLINE void vp_madd_y(__m256i s[3], __m256i a, __m256i b)
 }
 
 /*
- * vp_oneshot_n on YMM, for a message of nd <= 2 ny - 1 blocks (ny = 1..3
- * YMM) and AAD of up to 64 bytes: data block i and J0 (at index nd, or 1
- * in one YMM) in lane i % 2 of YMM i / 2; the AAD in one or two YMM. The
- * ciphertext with the lengths block in J0's lane is hashed against
- * H^(nd + 1)..H^1, the AAD before it against the powers above. On Zen 4,
- * where a ZMM operation issues as two halves, this is faster than
- * vp_oneshot_n up to 80 bytes: a 16-byte message by 10-15 cycles, 32-80
- * bytes by 6-13% (where vp_oneshot_n took them, before).
+ * vp_oneshot_z's scheme on YMM, for a message of nd <= 2 ny - 1 blocks
+ * (ny = 1..3 YMM) and AAD of up to 64 bytes: data block i and J0 (at index
+ * nd, or 1 in one YMM) in lane i % 2 of YMM i / 2; the AAD in one or two
+ * YMM. The ciphertext with the lengths block in J0's lane is hashed
+ * against H^(nd + 1)..H^1, the AAD before it against the powers above. On
+ * Zen 4, where a ZMM operation issues as two halves, this is faster than
+ * the ZMM form up to 80 bytes: a 16-byte message by 10-15 cycles, 32-80
+ * bytes by 6-13% (where the ZMM form took them, before).
  */
 VP_INLINE void vp_oneshot_y(const rijn_aes_key *k, const uint8_t *pw,
                             const uint8_t j0[16], uint8_t *out,
@@ -1062,8 +1062,8 @@ VP_FN static void vp_oneshot(const rijn_aes_key *k, const uint64_t *hk,
                               decrypt, tag, 2, nr)                         \
      : ny == 3 ? vp_oneshot_y(k, pw, j0, out, in, len, aad, aad_len,       \
                               decrypt, tag, 3, nr)                         \
-               : vp_oneshot_n(k, pw, j0, out, in, len, aad, aad_len,       \
-                              decrypt, tag, 2, nr))
+               : vp_oneshot_z(k, pw, j0, out, in, len, aad, aad_len,       \
+                              decrypt, tag, nr))
     if (k->rounds == 10)
         VP_ONESHOT(10);
     else if (k->rounds == 12)
