@@ -61,6 +61,17 @@
  * AES-256, and the loop runs within 10-17% of that. Zen 5 and Intel run
  * both at full width on separate ports.
  *
+ * Sapphire Rapids (measured, family 6 model 167): VAESENC on ZMM issues on
+ * port 0 only, VPCLMULQDQ and shuffles on port 5, the other 512-bit
+ * operations (XOR, ternary logic, VPADDD) on either; with k of those per
+ * 10 independent VAESENC, a loop ran at the VAESENC rate up to k = 10 and
+ * lost half a cycle per operation beyond (ZMM register copies cost
+ * nothing). So a step costs at least max(8 nr, (8 nr + others) / 2)
+ * cycles, and the others are what to count: per 32-block step 34
+ * VPCLMULQDQ, 14 shuffles and extracts, 45 XOR, ternary logic and add
+ * (93; 99 before the low and high products were paired, vp_ghash_step):
+ * at most 0.93 of the AES limit for AES-128, none lost for AES-256.
+ *
  * Constant time: VAESENC/VAESENCLAST, VPCLMULQDQ, shuffles, XOR/ternary
  * logic, VPADDD and masked moves have data-independent timing; no branch
  * and no address depends on the key, H, the data or y. Branches and masks
@@ -162,9 +173,10 @@ VP_INLINE __m128i vp_encrypt1(__m128i x, const __m512i *rk, const unsigned nr)
         x, _mm_load_si128((const __m128i *)(const void *)(rk + nr)));
 }
 
-/* Unreduced sum of 256-bit products, per lane: lo + x^64 mi + x^128 hi. */
+/* Unreduced sum of 256-bit products, per lane: lo + x^64 mi + x^128 hi;
+ * pl, pu: vp_ghash_step's low and high products waiting for a pair. */
 typedef struct {
-    __m512i lo, mi, hi;
+    __m512i lo, mi, hi, pl, pu;
 } vp_sum;
 
 VP_INLINE void vp_sum_first(vp_sum *s, __m512i x, __m512i h)
@@ -376,10 +388,26 @@ VP_INLINE void vp_ghash_step(const unsigned i, const size_t n, vp_sum *s,
             x = _mm512_shuffle_epi8(_mm512_loadu_si512(src + 64 * i), bswap);
         }
         const __m512i h = _mm512_loadu_si512(hp + 64 * i);
-        if (i == 0)
+        if (i == 0) {
             vp_sum_first(s, _mm512_xor_si512(x, *acc), h);
-        else
-            vp_sum_add(s, x, h);
+        } else {
+            /* vp_sum_add, with the low and high products of two ZMM in
+             * one ternary XOR each (6 operations fewer a step) */
+            const __m512i l = _mm512_clmulepi64_epi128(x, h, 0x00);
+            const __m512i u = _mm512_clmulepi64_epi128(x, h, 0x11);
+            s->mi = vp_xor3(s->mi, _mm512_clmulepi64_epi128(x, h, 0x01),
+                            _mm512_clmulepi64_epi128(x, h, 0x10));
+            if (i % 2 == 0 && i + 1 < n) {
+                s->pl = l;      /* added with the next ZMM's, one op */
+                s->pu = u;
+            } else if (i % 2 == 1 && i >= 3) {
+                s->lo = vp_xor3(s->lo, s->pl, l);
+                s->hi = vp_xor3(s->hi, s->pu, u);
+            } else {
+                s->lo = _mm512_xor_si512(s->lo, l);
+                s->hi = _mm512_xor_si512(s->hi, u);
+            }
+        }
         __asm__("" : "+v"(s->lo), "+v"(s->mi), "+v"(s->hi));
     } else if (i == n) {
         vp_fold_lo(s, poly);
@@ -708,13 +736,16 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
     }
     while (len >= 64 * VP_W) {
         /* encrypting, the ciphertext is read back (store-forwarded) rather
-         * than kept in registers: 2% faster for AES-256, fewer spills.
+         * than kept in registers: 2% faster for AES-256, fewer spills (the
+         * empty asm below hides from the compiler that src is where the
+         * last step stored: gcc 12 had kept the 8 ZMM live instead).
          * Decrypting, each input ZMM is loaded once (vp_ghash_step) and
          * kept in dv for the last round (what the compilers spilled by
          * themselves cost more: vpclmul-avx2, where this was measured,
          * 5% slower with gcc 12); dv holds nothing secret. */
         const uint8_t *src = enc ? out - 64 * VP_W : in;
         __m512i st[VP_W], *d = enc ? NULL : dv;
+        __asm__("" : "+r"(src));
         vp_ctr_start(st, VP_W, &cb, bswap, rk);
         RIJN_UNROLL(14)
         for (r = 1; r < nr; r++) {
