@@ -12,6 +12,8 @@
  * or thread CPU time with --cpu-time), like the rows: a row's fraction of
  * the limit is a ratio of two rates on the same clock and does not depend
  * on the core-clock estimate, which only converts the limit to cycles.
+ * The row's limit is timed again between its repetitions (limit_probe),
+ * as a shared machine's clock moves between the start and the row.
  *
  * With --gcm, also the GCM limit (x86-64): the same kind of loop with, for
  * every 10/12/14 rounds (one register of blocks), the 3 carry-less
@@ -83,50 +85,83 @@ static void aes_kernel(int w, unsigned rounds, uint64_t iters)
     limit_kernel_run(w, iters);
 }
 
-/* The work per second of a kernel (per_iter units an iteration) at width
- * w: the second fastest of many short runs (the fastest could be a timer
- * glitch), after a warm-up that also sizes a run; *ntrials: the runs. On
- * a shared machine a run is only ever slowed down. */
-static double measure_kernel(kernel_fn run, int w, unsigned rounds,
-                             double per_iter, double budget, int *ntrials)
-{
-    double t = 0, best = 0, second = 0, warm_end, end;
-    uint64_t n = 16;
-    int i;
+/* One loop being timed: the kernel, its width, work per iteration (in the
+ * rate's unit), iterations per run, and its fastest two runs. */
+typedef struct ktimer {
+    kernel_fn run;
+    int w;
+    unsigned rounds;
+    double per_iter;
+    uint64_t n;
+    double best, second; /* seconds; 0: none yet */
+} ktimer;
 
-    /* at least 1 ms of these instructions first: wide units that were
-     * idle may be powered up, or the clock lowered, on first use */
-    warm_end = clock_wall() + 0.001;
+/* At least 1 ms of the loop first (wide units that were idle may be
+ * powered up, or the clock lowered, on first use), which also sizes a run
+ * to about TRIAL_SECONDS; 0 if it took no measurable time. */
+static int ktimer_warm(ktimer *k)
+{
+    double t = 0, warm_end = clock_wall() + 0.001;
+
+    k->n = 16;
+    k->best = k->second = 0;
     for (;;) {
         double t0 = clock_now();
-        run(w, rounds, n);
+        k->run(k->w, k->rounds, k->n);
         t = clock_now() - t0;
         if ((t >= TRIAL_SECONDS && clock_wall() >= warm_end) ||
-            n > ((uint64_t)1 << 40))
+            k->n > ((uint64_t)1 << 40))
             break;
         if (t < TRIAL_SECONDS)
-            n *= 2;
+            k->n *= 2;
     }
     if (t <= 0)
         return 0;
-    n = (uint64_t)((double)n * TRIAL_SECONDS / t) + 1;
+    k->n = (uint64_t)((double)k->n * TRIAL_SECONDS / t) + 1;
+    return 1;
+}
+
+/* One timed run, kept if among the fastest two. */
+static void ktimer_trial(ktimer *k)
+{
+    double t0 = clock_now(), t;
+
+    k->run(k->w, k->rounds, k->n);
+    t = clock_now() - t0;
+    if (t <= 0)
+        return;
+    if (k->best == 0 || t < k->best) {
+        k->second = k->best;
+        k->best = t;
+    } else if (k->second == 0 || t < k->second) {
+        k->second = t;
+    }
+}
+
+/* The work per second of the second fastest run (the fastest could be a
+ * timer glitch; on a shared machine a run is only ever slowed down). */
+static double ktimer_rate(const ktimer *k)
+{
+    return k->second > 0 ? k->per_iter * (double)k->n / k->second : 0;
+}
+
+/* Times nk loops in turn, run after run (the order reversed every round,
+ * so that each sees the same conditions), for about `budget` seconds and
+ * MIN_TRIALS runs each at least; the rates in k[i]; *ntrials: runs each. */
+static void measure_kernels(ktimer *k, int nk, double budget, int *ntrials)
+{
+    double end;
+    int i;
+
+    for (int j = 0; j < nk; j++)
+        if (!ktimer_warm(&k[j]))
+            return;
     end = clock_wall() + budget;
     for (i = 0; i < MAX_TRIALS && (i < MIN_TRIALS || clock_wall() < end);
-         i++) {
-        double t0 = clock_now();
-        run(w, rounds, n);
-        t = clock_now() - t0;
-        if (t <= 0)
-            continue;
-        if (best == 0 || t < best) {
-            second = best;
-            best = t;
-        } else if (second == 0 || t < second) {
-            second = t;
-        }
-    }
+         i++)
+        for (int j = 0; j < nk; j++)
+            ktimer_trial(&k[i % 2 ? nk - 1 - j : j]);
     *ntrials = i;
-    return second > 0 ? per_iter * (double)n / second : 0;
 }
 
 void limit_measure(int quick, int gcm)
@@ -136,28 +171,44 @@ void limit_measure(int quick, int gcm)
 
     measured = 1;
     for (int w = 0; w < LIM_NWIDTH; w++) {
+        ktimer k = {aes_kernel, w, 0,
+                    (double)limit_kernel_per_iter() * widths[w].bytes, 0, 0,
+                    0};
         rate[w] = 0;
-        if (limit_kernel_has(w) && (have & widths[w].needs) == widths[w].needs)
-            rate[w] = measure_kernel(
-                aes_kernel, w, 0,
-                (double)limit_kernel_per_iter() * widths[w].bytes, budget,
-                &trials[w]);
+        if (limit_kernel_has(w) &&
+            (have & widths[w].needs) == widths[w].needs) {
+            measure_kernels(&k, 1, budget, &trials[w]);
+            rate[w] = ktimer_rate(&k);
+        }
     }
+    /* The GCM limit: its loop and the AES limit's in turn, run after run,
+     * and the ratio of the two rates kept (times the AES limit above): a
+     * ratio of two loops timed apart moved with the clock of a shared
+     * machine by more than the multiplies cost where they cost nothing
+     * (Sapphire Rapids, "/AES" 1.08 in a short run). */
     gcm_measured = gcm;
     for (int w = 0; w < LIM_NWIDTH; w++) {
-        for (int k = 0; k < 3; k++) {
-            unsigned rounds = rounds_of(128 + 64 * (unsigned)k);
+        for (int b = 0; b < 3; b++) {
+            unsigned rounds = rounds_of(128 + 64 * (unsigned)b);
             /* bytes an iteration: a register of blocks per `rounds` */
             double per_iter =
                 (double)limit_gcm_kernel_rounds_per_iter(rounds) / rounds *
                 widths[w].bytes;
+            ktimer k[2] = {
+                {aes_kernel, w, 0,
+                 (double)limit_kernel_per_iter() * widths[w].bytes / rounds,
+                 0, 0, 0},
+                {limit_gcm_kernel_run, w, rounds, per_iter, 0, 0, 0}};
 
-            gcm_rate[w][k] = 0;
-            if (gcm && limit_gcm_kernel_has(w) && per_iter > 0 &&
-                (have & widths[w].mul_needs) == widths[w].mul_needs)
-                gcm_rate[w][k] =
-                    measure_kernel(limit_gcm_kernel_run, w, rounds, per_iter,
-                                   budget, &gcm_trials[w][k]);
+            gcm_rate[w][b] = 0;
+            if (gcm && rate[w] > 0 && limit_gcm_kernel_has(w) &&
+                per_iter > 0 &&
+                (have & widths[w].mul_needs) == widths[w].mul_needs) {
+                measure_kernels(k, 2, budget, &gcm_trials[w][b]);
+                if (ktimer_rate(&k[0]) > 0)
+                    gcm_rate[w][b] = ktimer_rate(&k[1]) /
+                                     ktimer_rate(&k[0]) * rate[w] / rounds;
+            }
         }
     }
 }
@@ -188,6 +239,29 @@ double limit_fraction(const char *impl, unsigned bits, double bytes_per_sec)
     return lim > 0 && bytes_per_sec > 0 ? bytes_per_sec / lim : -1;
 }
 
+uint64_t limit_probe_iters(int w, double seconds)
+{
+    if (w < 0 || w >= LIM_NWIDTH || rate[w] <= 0 || seconds <= 0)
+        return 0;
+    return (uint64_t)(rate[w] * seconds /
+                      ((double)limit_kernel_per_iter() * widths[w].bytes)) +
+           1;
+}
+
+double limit_probe(int w, unsigned bits, uint64_t iters)
+{
+    double t0, t;
+
+    if (iters == 0 || w < 0 || w >= LIM_NWIDTH || rate[w] <= 0)
+        return 0;
+    t0 = clock_now();
+    limit_kernel_run(w, iters);
+    t = clock_now() - t0;
+    return t > 0 ? (double)limit_kernel_per_iter() * widths[w].bytes *
+                       (double)iters / t / rounds_of(bits)
+                 : 0;
+}
+
 double limit_gcm_bytes_per_sec(int w, unsigned bits)
 {
     if (w < 0 || w >= LIM_NWIDTH || (bits != 128 && bits != 192 &&
@@ -196,9 +270,7 @@ double limit_gcm_bytes_per_sec(int w, unsigned bits)
     return gcm_rate[w][(bits - 128) / 64];
 }
 
-/* The GCM limit over the AES limit at width w and key size bits; 0 if
- * either is missing. */
-static double gcm_of_aes(int w, unsigned bits)
+double limit_gcm_of_aes(int w, unsigned bits)
 {
     double aes = limit_bytes_per_sec(w, bits);
     double g = limit_gcm_bytes_per_sec(w, bits);
@@ -258,8 +330,8 @@ static void gcm_print(double core_hz)
                "carry-less multiplies between them, 3 per\n           "
                "register of blocks (Karatsuba), independent, nothing "
                "else; second fastest of %d+ runs;\n           \"/AES\" = "
-               "its bytes/s / the AES limit's: the most of it a GCM "
-               "kernel can reach\n",
+               "its bytes/s / the AES loop's, timed in turn: the most of "
+               "it a GCM kernel can reach\n",
                limit_gcm_kernel_chains(), gcm_min_trials());
     printf("  %-5s %-12s %-23s %8s %8s %8s   %8s %8s %8s\n", "width",
            "backend", "multiply (3 per reg)", "128 c/B", "192 c/B",
@@ -280,7 +352,7 @@ static void gcm_print(double core_hz)
             printf(" %8.3f", core_hz / gcm_rate[w][k]);
         printf("  ");
         for (int k = 0; k < 3; k++)
-            printf(" %8.3f", gcm_of_aes(w, 128 + 64 * (unsigned)k));
+            printf(" %8.3f", limit_gcm_of_aes(w, 128 + 64 * (unsigned)k));
         putchar('\n');
     }
 }
@@ -303,7 +375,8 @@ void limit_print(double core_hz)
                "chains in flight, second fastest\n           of %d+ runs of "
                "~%g ms; 10/12/14 rounds per 16-byte block for "
                "AES-128/192/256;\n           \"of limit\" = rijn bytes/s / "
-               "the limit of the row's width and key size (doc/speed.md)\n",
+               "the limit of the row's width and key size, timed again\n"
+               "           between the row's repetitions (doc/speed.md)\n",
                limit_kernel_chains(), min_trials(), TRIAL_SECONDS * 1e3);
     printf("  %-5s %-12s %-12s %9s   %8s %8s %8s   %8s %8s %8s\n", "width",
            "backend", "instruction", "B-rnd/cyc", "128 c/B", "192 c/B",
@@ -355,7 +428,7 @@ static void gcm_json(int w, double core_hz)
            "\"limits\": [", limit_gcm_kernel_chains(), gcm_min_trials());
     for (unsigned bits = 128; bits <= 256; bits += 64) {
         double bps = limit_gcm_bytes_per_sec(w, bits);
-        double f = gcm_of_aes(w, bits);
+        double f = limit_gcm_of_aes(w, bits);
         printf("{\"bits\": %u, \"rounds\": %u, \"cycles_per_byte\": "
                "%.4f, \"gbps\": %.4f, \"fraction_of_aes_limit\": ",
                bits, rounds_of(bits), core_hz / bps, bps / 1e9);

@@ -65,6 +65,21 @@ double limit_fraction(const char *impl, unsigned bits, double bytes_per_sec);
  * not measured (no --gcm, --no-limit, not on this CPU or architecture). */
 double limit_gcm_bytes_per_sec(int w, unsigned bits);
 
+/* The GCM limit over the AES limit at width w and key size bits (the
+ * "/AES" column); 0 if either was not measured. */
+double limit_gcm_of_aes(int w, unsigned bits);
+
+/* The limit again, beside a row (speed.c, measure_cell): a short run of
+ * the same loop between the row's repetitions, so that the row's fraction
+ * compares two rates taken under the same conditions (a shared machine's
+ * core clock moves by several percent from minute to minute, and the
+ * limit at start would not follow it). limit_probe_iters: iterations for
+ * about `seconds` at width w, from the rate measured at start (0 if w was
+ * not measured); limit_probe: runs them and returns the limit in bytes/s
+ * for a key of `bits` from that run alone (0 if it took no time). */
+uint64_t limit_probe_iters(int w, double seconds);
+double limit_probe(int w, unsigned bits, uint64_t iters);
+
 /* The lines above the table: what was measured, the limit per width (in
  * byte-rounds per cycle of the core clock core_hz, cycles/byte and GB/s
  * per key size), or why there is none; if the GCM limit was asked for,

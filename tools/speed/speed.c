@@ -27,7 +27,8 @@
  *   - The AES instruction limit (limit.c), measured at start unless
  *     --no-limit: per register width, the bytes/s of AES round
  *     instructions alone; each CTR and GCM row with bytes shows the
- *     fraction of its backend's limit that rijn reaches ("of limit").
+ *     fraction of its backend's limit that rijn reaches ("of limit"),
+ *     the limit timed again between the row's repetitions.
  *   - --gcm: the same cells for AES-GCM, each AES backend with the GHASH
  *     engine a key picks for it (the fused kernel where there is one) or
  *     with the engines --ghash names: messages of 16 B .. 16 KiB, 1420-byte
@@ -119,13 +120,22 @@ static int cross_check(const opts *o, const variant *v)
  * One cell: all engines, interleaved
  * --------------------------------------------------------------------- */
 
+/* The limit's run beside each repetition: long enough to time well, short
+ * beside the repetitions (~0.5 ms; the start's runs are 0.25 ms). */
+#define LIMIT_PROBE_SECONDS 0.0005
+
 static int measure_cell(const opts *o, const variant *v, const measure *m,
                         unsigned char *in, unsigned char *out, result *r)
 {
     cell cells[ENG_N];
     size_t iters[ENG_N];
     int active[ENG_N], order[ENG_N], na = 0, rc = 0;
-    double *samples = calloc((size_t)o->reps * ENG_N, sizeof *samples);
+    /* ENG_N + 1 rows: the engines', then the limit's (bytes/s) */
+    double *samples = calloc((size_t)o->reps * (ENG_N + 1), sizeof *samples);
+    double *lim = samples + (size_t)o->reps * ENG_N;
+    const unsigned bits = (unsigned)v->key_len * 8;
+    int lw = -1;
+    uint64_t lim_iters = 0;
 
     memset(r, 0, sizeof *r);
     if (samples == NULL) {
@@ -151,14 +161,26 @@ static int measure_cell(const opts *o, const variant *v, const measure *m,
         r->per_iter = bytes_per_iter(&cells[e]);
         iters[e] = calibrate(&cells[e], o->rep_seconds);
     }
-    /* Alternate the order every repetition so no library always goes first. */
+    /* rows in bytes of a backend with AES instructions: the limit too */
+    if (active[ENG_RIJN] && r->per_iter > 0 && !o->no_limit)
+        lw = limit_width_of(v->impl);
+    if (lw >= 0)
+        lim_iters = limit_probe_iters(lw, LIMIT_PROBE_SECONDS);
+    /* Alternate the order every repetition so no library always goes
+     * first; the limit's run goes first or last in turn. */
     for (int rep = 0; rep < o->reps; rep++) {
+        if (lim_iters > 0 && rep % 2)
+            lim[rep] = limit_probe(lw, bits, lim_iters);
         for (int k = 0; k < na; k++) {
             int e = order[rep % 2 ? na - 1 - k : k];
             samples[e * o->reps + rep] =
                 time_iters(&cells[e], iters[e]) / (double)iters[e];
         }
+        if (lim_iters > 0 && rep % 2 == 0)
+            lim[rep] = limit_probe(lw, bits, lim_iters);
     }
+    if (lim_iters > 0)
+        r->limit = median(lim, o->reps);
     for (int e = 0; e < ENG_N; e++) {
         if (!active[e])
             continue;

@@ -43,6 +43,9 @@ typedef struct result {
     double sec[ENG_N]; /* median seconds per iteration; 0 = not measured */
     double best[ENG_N]; /* fastest repetition, seconds per iteration */
     double per_iter;   /* bytes per iteration, 0 = per operation */
+    double limit;      /* the AES limit of the row's width and key size,
+                          bytes/s, timed between its repetitions (median);
+                          0: none (limit.h, limit_probe) */
 } result;
 
 /* The core clock in Hz, estimated once at start (speed.c). */

@@ -136,14 +136,30 @@ void print_header(const opts *o)
 
 /* The fraction of the GCM limit (limit.h) of the backend's width that a
  * GCM row's bytes per second reach; -1: none (not measured, no width). */
+/* The row's fraction of the AES limit of its backend's width: against the
+ * limit timed between its repetitions (r->limit), or if there is none
+ * (a peer-only row) the limit at start; -1 if the row has no limit. */
+static double aes_fraction(const variant *v, const result *r)
+{
+    double bps;
+
+    if (r->per_iter <= 0 || r->sec[ENG_RIJN] <= 0)
+        return -1;
+    bps = r->per_iter / r->sec[ENG_RIJN];
+    if (r->limit > 0)
+        return bps / r->limit;
+    return limit_fraction(v->impl, (unsigned)v->key_len * 8, bps);
+}
+
+/* The fraction of the GCM limit: the fraction of the AES limit over the
+ * GCM limit's "/AES" (both timed at start), -1 if either is missing. */
 static double gcm_fraction(const variant *v, const result *r)
 {
-    int lw = limit_width_of(v->impl);
-    double lim = lw >= 0 && r->per_iter > 0 && r->sec[ENG_RIJN] > 0
-                     ? limit_gcm_bytes_per_sec(lw, (unsigned)v->key_len * 8)
-                     : 0;
+    double f = aes_fraction(v, r);
+    double g = limit_gcm_of_aes(limit_width_of(v->impl),
+                                (unsigned)v->key_len * 8);
 
-    return lim > 0 ? r->per_iter / r->sec[ENG_RIJN] / lim : -1;
+    return f > 0 && g > 0 ? f / g : -1;
 }
 
 double to_cycles(const result *r, int e)
@@ -159,10 +175,7 @@ void print_row(const opts *o, const variant *v, const measure *m,
     unsigned bits = (unsigned)v->key_len * 8;
     int lw = limit_width_of(v->impl);
     /* the fraction of the AES limit of the backend's width; -1: none */
-    double frac = r->per_iter > 0
-                      ? limit_fraction(v->impl, bits,
-                                       r->per_iter / r->sec[ENG_RIJN])
-                      : -1;
+    double frac = aes_fraction(v, r);
     /* GCM rows: the fraction of the GCM limit too */
     double gfrac = v->mode == MODE_GCM ? gcm_fraction(v, r) : -1;
 
@@ -191,6 +204,10 @@ void print_row(const opts *o, const variant *v, const measure *m,
             printf(", \"limit_width\": \"%s\"", limit_width_name(lw));
         else
             printf(", \"limit_width\": null");
+        if (r->limit > 0)
+            printf(", \"limit_gbps\": %.4f", r->limit / 1e9);
+        else
+            printf(", \"limit_gbps\": null");
         if (frac > 0)
             printf(", \"limit_fraction\": %.4f", frac);
         else
