@@ -7,10 +7,11 @@
 # row's repetitions, limit_gbps). Rows of a backend with AES instructions
 # (aesni, vaes-avx2, vaes-avx512, armv8, ppc8) must reach a fraction in
 # (0, 1.2] (a fraction above 1.2 means the limit was measured wrong);
-# rows of the other backends and per-operation rows have none. With --gcm, the GCM
-# limit too (x86-64: AES rounds with GHASH's carry-less multiplies): a
-# line per width, measured where the CPU has the instructions, its c/B
-# not below the AES limit's (/1.05), its fraction of the AES limit in
+# rows of the other backends and per-operation rows have none. With
+# --gcm, the GCM limit too (x86-64: AES rounds with GHASH's carry-less
+# multiplies): a line per width, measured where the CPU has the
+# instructions, its c/B not below the AES limit's (/1.05), its fraction
+# of the AES limit in
 # (0, 1.05] and equal to the ratio of the two c/B; in --json a gcm_limit
 # per width; elsewhere "not measured". Copies of the output with a wrong
 # GCM limit put in must be rejected (the checks can fail).

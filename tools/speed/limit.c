@@ -79,6 +79,12 @@ static unsigned rounds_of(unsigned bits)
 /* A loop to time: `rounds` is that of the key size (GCM limit only). */
 typedef void (*kernel_fn)(int w, unsigned rounds, uint64_t iters);
 
+/* Byte-rounds one iteration of the AES limit's loop does at width w. */
+static double aes_iter_bytes(int w)
+{
+    return (double)limit_kernel_per_iter() * widths[w].bytes;
+}
+
 static void aes_kernel(int w, unsigned rounds, uint64_t iters)
 {
     (void)rounds;
@@ -171,9 +177,7 @@ void limit_measure(int quick, int gcm)
 
     measured = 1;
     for (int w = 0; w < LIM_NWIDTH; w++) {
-        ktimer k = {aes_kernel, w, 0,
-                    (double)limit_kernel_per_iter() * widths[w].bytes, 0, 0,
-                    0};
+        ktimer k = {aes_kernel, w, 0, aes_iter_bytes(w), 0, 0, 0};
         rate[w] = 0;
         if (limit_kernel_has(w) &&
             (have & widths[w].needs) == widths[w].needs) {
@@ -195,9 +199,7 @@ void limit_measure(int quick, int gcm)
                 (double)limit_gcm_kernel_rounds_per_iter(rounds) / rounds *
                 widths[w].bytes;
             ktimer k[2] = {
-                {aes_kernel, w, 0,
-                 (double)limit_kernel_per_iter() * widths[w].bytes / rounds,
-                 0, 0, 0},
+                {aes_kernel, w, 0, aes_iter_bytes(w) / rounds, 0, 0, 0},
                 {limit_gcm_kernel_run, w, rounds, per_iter, 0, 0, 0}};
 
             gcm_rate[w][b] = 0;
@@ -243,9 +245,7 @@ uint64_t limit_probe_iters(int w, double seconds)
 {
     if (w < 0 || w >= LIM_NWIDTH || rate[w] <= 0 || seconds <= 0)
         return 0;
-    return (uint64_t)(rate[w] * seconds /
-                      ((double)limit_kernel_per_iter() * widths[w].bytes)) +
-           1;
+    return (uint64_t)(rate[w] * seconds / aes_iter_bytes(w)) + 1;
 }
 
 double limit_probe(int w, unsigned bits, uint64_t iters)
@@ -257,9 +257,7 @@ double limit_probe(int w, unsigned bits, uint64_t iters)
     t0 = clock_now();
     limit_kernel_run(w, iters);
     t = clock_now() - t0;
-    return t > 0 ? (double)limit_kernel_per_iter() * widths[w].bytes *
-                       (double)iters / t / rounds_of(bits)
-                 : 0;
+    return t > 0 ? aes_iter_bytes(w) * (double)iters / t / rounds_of(bits) : 0;
 }
 
 double limit_gcm_bytes_per_sec(int w, unsigned bits)
