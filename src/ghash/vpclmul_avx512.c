@@ -735,17 +735,16 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
         pending = 1;
     }
     while (len >= 64 * VP_W) {
-        /* encrypting, the ciphertext is read back (store-forwarded) rather
-         * than kept in registers: 2% faster for AES-256, fewer spills (the
-         * empty asm below hides from the compiler that src is where the
-         * last step stored: gcc 12 had kept the 8 ZMM live instead).
+        /* encrypting, src is the last step's output; gcc keeps those 8
+         * ZMM in registers and hashes them, not the bytes now in out (a
+         * forced reload measured no faster on Sapphire Rapids, and would
+         * let another writer of out choose what the tag covers).
          * Decrypting, each input ZMM is loaded once (vp_ghash_step) and
          * kept in dv for the last round (what the compilers spilled by
          * themselves cost more: vpclmul-avx2, where this was measured,
          * 5% slower with gcc 12); dv holds nothing secret. */
         const uint8_t *src = enc ? out - 64 * VP_W : in;
         __m512i st[VP_W], *d = enc ? NULL : dv;
-        __asm__("" : "+r"(src));
         vp_ctr_start(st, VP_W, &cb, bswap, rk);
         RIJN_UNROLL(14)
         for (r = 1; r < nr; r++) {
