@@ -44,7 +44,7 @@ typedef struct result {
     double best[ENG_N]; /* fastest repetition, seconds per iteration */
     double per_iter;   /* bytes per iteration, 0 = per operation */
     double limit;      /* the AES limit of the row's width and key size,
-                          bytes/s, timed between its repetitions (median);
+                          bytes/s, timed between its repetitions (fastest);
                           0: none (limit.h, limit_probe) */
 } result;
 
