@@ -92,7 +92,7 @@ native() {
   local st=$?
   grep -E '^(The following tests|[[:space:]]+[0-9]+ - |[0-9]+% tests passed)|(Failed|\*\*\*)' "$dir.ctest.log" | tail -n 40
   # what a failing test said (its FAIL lines; dudect's measurements)
-  [ $st -eq 0 ] || grep -E ': FAIL: |^dudect\.' "$dir.ctest.log" | head -n 40
+  [ $st -eq 0 ] || grep -E ': FAIL: |^FAIL: |^dudect\.' "$dir.ctest.log" | head -n 40
   count "$label" "$dir.ctest.log" "$st"
   collect_skips "$label" "$dir.ctest.log" "$dir/Testing/Temporary/LastTest.log"
 }

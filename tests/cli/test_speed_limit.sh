@@ -22,6 +22,8 @@
 # emulator mean nothing, so only the fraction's presence is checked. A
 # RIJN_CPU_MASK list in the environment applies to every run; the runs
 # that take vaes or avx512f away add to it.
+# Each run of rijn speed and its checks gets up to 3 tries (attempt):
+# the bounds on timings can meet a busy neighbour; a wrong report fails all.
 # Exit status: 0 pass, 1 fail, 77 skipped (no AES instructions here).
 set -u
 
@@ -311,47 +313,79 @@ if [ -z "$list" ]; then
 fi
 list=${list#,}
 
+# attempt NAME FN [ARGS]: FN runs rijn speed and checks what it printed.
+# Some bounds are on timings (a fraction at most 1.2, the GCM limit's
+# "/AES" at most 1.05), and a neighbour on a shared machine (another test
+# under ctest -j2, another guest on the host) can push one short run past
+# them: CI saw "/AES" 1.18 once, 1.00 +- 0.02 on this machine otherwise.
+# So a failed FN runs again, 3 tries in all, and only the last one counts;
+# a check that fails for any other reason fails every try.
+attempt() {
+    a_name=$1
+    shift
+    a_try=1
+    while :; do
+        a_before=$failures
+        "$@" >"$T/try.log" 2>&1
+        if [ $failures -eq $a_before ] || [ $a_try -ge 3 ]; then
+            cat "$T/try.log"
+            return
+        fi
+        echo "note: $a_name: try $a_try failed (timing on a busy machine?), again:"
+        grep '^FAIL' "$T/try.log" | cut -c1-300 | sed 's/^/  /'
+        failures=$a_before
+        a_try=$((a_try + 1))
+    done
+}
+
 # AES-CTR, every hardware-AES backend and ct64, with the peers' columns
-"$RIJN" speed $SHORT --bits 128,256 --impl "$list,ct64" >"$T/ctr.txt" ||
-    fail "rijn speed --impl $list,ct64 failed"
-check_limits "speed (CTR)" "$T/ctr.txt" "$M0"
-check_table "speed (CTR) --impl $list,ct64" "$T/ctr.txt"
-grep -q '^GCM limit' "$T/ctr.txt" &&
-    fail "speed (CTR): a GCM limit without --gcm" ||
-    pass "speed (CTR): no GCM limit without --gcm"
+ctr_run() {
+    "$RIJN" speed $SHORT --bits 128,256 --impl "$list,ct64" >"$T/ctr.txt" ||
+        fail "rijn speed --impl $list,ct64 failed"
+    check_limits "speed (CTR)" "$T/ctr.txt" "$M0"
+    check_table "speed (CTR) --impl $list,ct64" "$T/ctr.txt"
+    grep -q '^GCM limit' "$T/ctr.txt" &&
+        fail "speed (CTR): a GCM limit without --gcm" ||
+        pass "speed (CTR): no GCM limit without --gcm"
+}
+attempt "speed (CTR)" ctr_run
 
 # AES-GCM, without peers: the AES and the GCM limit
-"$RIJN" speed --gcm $SHORT --bits 256 --no-openssl --no-gcrypt \
-    --impl "$list" >"$T/gcm.txt" || fail "rijn speed --gcm failed"
-check_limits "speed --gcm" "$T/gcm.txt" "$M0"
-check_gcm_limits "speed --gcm" "$T/gcm.txt" "$M0"
-check_table "speed --gcm --impl $list" "$T/gcm.txt"
-if [ "$EMULATED" != 1 ] &&
-    grep -qE '^GCM limit: the AES rounds' "$T/gcm.txt"; then
-    check_gcm_rejects "$T/gcm.txt"
-    # and the table check rejects a row whose fraction of the GCM limit is
-    # below its fraction of the AES limit
-    awk '/^backend / { t = 1 }
-         t && !d && $NF ~ /^[0-9]+\.[0-9]+$/ && $(NF - 1) ~ /^[0-9]+\.[0-9]+$/ {
-             $NF = sprintf("%.3f", $(NF - 1) / 2); d = 1 }
-         { print }' "$T/gcm.txt" >"$T/badrow.txt"
-    if cmp -s "$T/gcm.txt" "$T/badrow.txt"; then
-        fail "GCM table check: no row to make wrong"
-    elif (check_table "bad row" "$T/badrow.txt") 2>&1 | grep -q "^FAIL"; then
-        pass "GCM table check rejects a GCM-limit fraction under the AES one"
-    else
-        fail "GCM table check accepts a GCM-limit fraction under the AES one"
+gcm_run() {
+    "$RIJN" speed --gcm $SHORT --bits 256 --no-openssl --no-gcrypt \
+        --impl "$list" >"$T/gcm.txt" || fail "rijn speed --gcm failed"
+    check_limits "speed --gcm" "$T/gcm.txt" "$M0"
+    check_gcm_limits "speed --gcm" "$T/gcm.txt" "$M0"
+    check_table "speed --gcm --impl $list" "$T/gcm.txt"
+    if [ "$EMULATED" != 1 ] &&
+        grep -qE '^GCM limit: the AES rounds' "$T/gcm.txt"; then
+        check_gcm_rejects "$T/gcm.txt"
+        # and the table check rejects a row whose fraction of the GCM limit is
+        # below its fraction of the AES limit
+        awk '/^backend / { t = 1 }
+             t && !d && $NF ~ /^[0-9]+\.[0-9]+$/ && $(NF - 1) ~ /^[0-9]+\.[0-9]+$/ {
+                 $NF = sprintf("%.3f", $(NF - 1) / 2); d = 1 }
+             { print }' "$T/gcm.txt" >"$T/badrow.txt"
+        if cmp -s "$T/gcm.txt" "$T/badrow.txt"; then
+            fail "GCM table check: no row to make wrong"
+        elif (check_table "bad row" "$T/badrow.txt") 2>&1 | grep -q "^FAIL"; then
+            pass "GCM table check rejects a GCM-limit fraction under the AES one"
+        else
+            fail "GCM table check accepts a GCM-limit fraction under the AES one"
+        fi
     fi
-fi
+}
+attempt "speed --gcm" gcm_run
 
 # --json: the aes_limit object and the fields of every row
-"$RIJN" speed $SHORT --bits 192 --no-openssl --no-gcrypt --json \
-    --impl "$list,ct64" >"$T/ctr.json" || fail "rijn speed --json failed"
-if command -v python3 >/dev/null 2>&1; then
-    python3 -m json.tool "$T/ctr.json" >/dev/null &&
-        pass "speed --json: valid JSON (python3 -m json.tool)" ||
-        fail "speed --json: not valid JSON"
-    python3 - "$T/ctr.json" "$EMULATED" "$(features "$M0")" <<'EOF' &&
+json_run() {
+    "$RIJN" speed $SHORT --bits 192 --no-openssl --no-gcrypt --json \
+        --impl "$list,ct64" >"$T/ctr.json" || fail "rijn speed --json failed"
+    if command -v python3 >/dev/null 2>&1; then
+        python3 -m json.tool "$T/ctr.json" >/dev/null &&
+            pass "speed --json: valid JSON (python3 -m json.tool)" ||
+            fail "speed --json: not valid JSON"
+        python3 - "$T/ctr.json" "$EMULATED" "$(features "$M0")" <<'EOF' &&
 import json, sys
 d = json.load(open(sys.argv[1]))
 emulated, feat = sys.argv[2] == "1", sys.argv[3].split(",")
@@ -398,13 +432,13 @@ for r in d["results"]:
 assert n > 0
 assert all("gcm_limit" not in w for w in lim["widths"]), "gcm_limit in CTR"
 EOF
-        pass "speed --json: aes_limit and per-row limit fields" ||
-        fail "speed --json: aes_limit or row fields wrong"
-    # --gcm: a gcm_limit per width
-    "$RIJN" speed --gcm $SHORT --bits 128 --no-openssl --no-gcrypt --json \
-        --impl "${list%%,*}" >"$T/gcm.json" ||
-        fail "rijn speed --gcm --json failed"
-    cat >"$T/gcm_json.py" <<'EOF'
+            pass "speed --json: aes_limit and per-row limit fields" ||
+            fail "speed --json: aes_limit or row fields wrong"
+        # --gcm: a gcm_limit per width
+        "$RIJN" speed --gcm $SHORT --bits 128 --no-openssl --no-gcrypt --json \
+            --impl "${list%%,*}" >"$T/gcm.json" ||
+            fail "rijn speed --gcm --json failed"
+        cat >"$T/gcm_json.py" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 emulated, feat = sys.argv[2] == "1", sys.argv[3].split(",")
@@ -437,25 +471,27 @@ for w in d["aes_limit"]["widths"]:
         n += 1
 assert n == 3 * want, (n, want)
 EOF
-    python3 "$T/gcm_json.py" "$T/gcm.json" "$EMULATED" "$(features "$M0")" &&
-        pass "speed --gcm --json: gcm_limit per width" ||
-        fail "speed --gcm --json: gcm_limit wrong"
-    # ... and the check can fail: a fraction of the AES limit of 1.3
-    if [ "$EMULATED" != 1 ] &&
-        grep -q '"fraction_of_aes_limit": [0-9]' "$T/gcm.json"; then
-        f='"fraction_of_aes_limit"'
-        sed "s/$f: [0-9.]*/$f: 1.3/" "$T/gcm.json" >"$T/bad.json"
-        python3 "$T/gcm_json.py" "$T/bad.json" 0 "$(features "$M0")" \
-            2>/dev/null &&
-            fail "speed --gcm --json: check accepts a fraction of 1.3" ||
-            pass "speed --gcm --json: check rejects a fraction of 1.3"
+        python3 "$T/gcm_json.py" "$T/gcm.json" "$EMULATED" "$(features "$M0")" &&
+            pass "speed --gcm --json: gcm_limit per width" ||
+            fail "speed --gcm --json: gcm_limit wrong"
+        # ... and the check can fail: a fraction of the AES limit of 1.3
+        if [ "$EMULATED" != 1 ] &&
+            grep -q '"fraction_of_aes_limit": [0-9]' "$T/gcm.json"; then
+            f='"fraction_of_aes_limit"'
+            sed "s/$f: [0-9.]*/$f: 1.3/" "$T/gcm.json" >"$T/bad.json"
+            python3 "$T/gcm_json.py" "$T/bad.json" 0 "$(features "$M0")" \
+                2>/dev/null &&
+                fail "speed --gcm --json: check accepts a fraction of 1.3" ||
+                pass "speed --gcm --json: check rejects a fraction of 1.3"
+        fi
+    else
+        grep -q '"aes_limit": {"measured": true' "$T/ctr.json" &&
+            grep -q '"limit_fraction": [0-9]' "$T/ctr.json" &&
+            pass "speed --json: fields present (python3 absent: not parsed)" ||
+            fail "speed --json: aes_limit or limit_fraction missing"
     fi
-else
-    grep -q '"aes_limit": {"measured": true' "$T/ctr.json" &&
-        grep -q '"limit_fraction": [0-9]' "$T/ctr.json" &&
-        pass "speed --json: fields present (python3 absent: not parsed)" ||
-        fail "speed --json: aes_limit or limit_fraction missing"
-fi
+}
+attempt "speed --json" json_run
 
 # --no-limit: nothing measured, no fraction
 "$RIJN" speed $SHORT --bits 128 --no-openssl --no-gcrypt --no-limit \
@@ -464,6 +500,19 @@ grep -q '^AES limit: not measured (--no-limit)$' "$T/off.txt" &&
     [ "$(awk '/^backend /{t=1; next} t && NF > 8 && $NF != "-"' "$T/off.txt")" = "" ] &&
     pass "speed --no-limit: no limit, no fractions" ||
     fail "speed --no-limit: $(cat "$T/off.txt")"
+
+# mask_run: speed --gcm under RIJN_CPU_MASK=$mask, the backends $mlist
+mask_run() {
+    RIJN_CPU_MASK=$mask "$RIJN" speed --gcm $SHORT --bits 128 \
+        --no-openssl --no-gcrypt --impl "${mlist:-ct64}" >"$T/mask.txt" ||
+        fail "RIJN_CPU_MASK=$mask rijn speed --gcm failed"
+    check_limits "RIJN_CPU_MASK=$mask speed --gcm" "$T/mask.txt" "$mask"
+    check_gcm_limits "RIJN_CPU_MASK=$mask speed --gcm" "$T/mask.txt" "$mask"
+    # with no backend left that has AES instructions, nothing to check
+    [ -z "$mlist" ] ||
+        check_table "RIJN_CPU_MASK=$mask speed --gcm --impl $mlist" \
+            "$T/mask.txt"
+}
 
 # RIJN_CPU_MASK takes widths away: x86 the VAES and AVX-512 ones, or all
 # with aesni; aarch64 (aes) and ppc64 (vcrypto) the only one
@@ -484,15 +533,7 @@ for m in vaes avx512f aesni aes vcrypto; do
         is_hw "$b" && mlist="$mlist,$b"
     done
     mlist=${mlist#,}
-    RIJN_CPU_MASK=$mask "$RIJN" speed --gcm $SHORT --bits 128 \
-        --no-openssl --no-gcrypt --impl "${mlist:-ct64}" >"$T/mask.txt" ||
-        fail "RIJN_CPU_MASK=$mask rijn speed --gcm failed"
-    check_limits "RIJN_CPU_MASK=$mask speed --gcm" "$T/mask.txt" "$mask"
-    check_gcm_limits "RIJN_CPU_MASK=$mask speed --gcm" "$T/mask.txt" "$mask"
-    # with no backend left that has AES instructions, nothing to check
-    [ -z "$mlist" ] ||
-        check_table "RIJN_CPU_MASK=$mask speed --gcm --impl $mlist" \
-            "$T/mask.txt"
+    attempt "RIJN_CPU_MASK=$mask" mask_run
 done
 
 [ $failures -eq 0 ] || { echo "$failures failure(s)" >&2; exit 1; }
