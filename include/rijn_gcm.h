@@ -25,6 +25,17 @@
  *     bits of the counter block and never carries into the other 96, unlike
  *     CTR mode (rijn_aes_ctr_*).
  *
+ * Encryption
+ *   Every encryption (one-shot, seal, streaming; every AES backend, GHASH
+ *   engine and architecture) authenticates the ciphertext as it made it:
+ *   GHASH absorbs the blocks from registers or private memory, never
+ *   reads them back from the output buffer. So an output buffer that
+ *   another thread or process can write during the call (a shared
+ *   mapping, say) may end up holding other bytes than the ciphertext,
+ *   but the tag is always that of the ciphertext of the plaintext read:
+ *   a writer of the output cannot get a tag for bytes of its choosing
+ *   (tests/gcm/gcm_race.c checks it on every pairing).
+ *
  * Decryption
  *   rijn_gcm_decrypt and rijn_gcm_open release nothing unless the tag
  *   verifies: on failure the output buffer is wiped (all zero) and -1 is

@@ -28,13 +28,19 @@
  *              load it again. A kernel that cannot keep its loads (a
  *              run-time count of tail blocks, say) copies the blocks to
  *              its stack first and works on the copy.
+ *              enc absorbs the ciphertext as it made it (rijn_gcm.h,
+ *              Encryption: out may change under it), from registers or
+ *              a private copy (its stack), never reading out back: a
+ *              writer of out would choose what the tag covers.
  * Without them the mode code runs the backend's ctr32 and blocks in turn,
- * a few KiB at a time.
+ * a few KiB at a time, on a private copy both ways (gcm.c, enc_slice and
+ * dec_slice).
  *   oneshot    (optional, with enc/dec) a whole one-shot message of len <=
  *              RIJN_GCM_SHORT_DATA bytes and aad_len <= RIJN_GCM_SHORT_AAD,
  *              any lengths, from J0 (j0): out[i] = in[i] ^ keystream from
  *              inc32(J0), tag = the full 16-byte tag; when decrypting, in
- *              is read once and what is hashed is what was decrypted. Used
+ *              is read once and what is hashed is what was decrypted;
+ *              when encrypting, what is hashed is what was made. Used
  *              by the mode for every such message instead of its short
  *              path, and by the streaming calls for the first data piece
  *              when it and the AAD are that short (src/modes/gcm.c).
@@ -44,12 +50,13 @@
  *              partial last block included; then y absorbs the
  *              ciphertext (zero-padded) and the lengths block of aad_len
  *              and len bytes, and tag = y ^ E(j0), the full 16-byte tag.
- *              dec's read-once rule holds. Used by the mode for one-shot
- *              messages the oneshot entry does not take: the message end
- *              (partial block, E(J0), lengths) in the last batch instead
- *              of three calls after it; and by the streaming calls for a
- *              first data piece the oneshot entry does not take (the
- *              mode needs only the tag from it: src/modes/gcm.c).
+ *              dec's read-once rule and enc's as-made rule hold. Used by
+ *              the mode for one-shot messages the oneshot entry does not
+ *              take: the message end (partial block, E(J0), lengths) in
+ *              the last batch instead of three calls after it; and by
+ *              the streaming calls for a first data piece the oneshot
+ *              entry does not take (the mode needs only the tag from it:
+ *              src/modes/gcm.c).
  */
 #ifndef RIJN_GHASH_H
 #define RIJN_GHASH_H

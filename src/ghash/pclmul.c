@@ -276,8 +276,9 @@ PA_INLINE void pa_round(const __m128i *rk, const __m128i *k, const uint8_t *g,
 /*
  * One iteration: 8 counter blocks through AES (out = in ^ keystream),
  * interleaved with the GHASH of the 8 blocks at g: the previous batch's
- * ciphertext (encrypting; g may equal out: it is read before the
- * stores), or, decrypting (dec), this batch's input, each block loaded
+ * ciphertext (encrypting: g is cb, the caller's copy of it, read in the
+ * rounds before the last round writes this batch's ciphertext to out and
+ * to cb), or, decrypting (dec), this batch's input, each block loaded
  * once for both its product and the last round (pa_round stores it to
  * the stack at once and the last round reads it from there: 8 states, 3
  * sums and a round key leave too few of the 16 XMM to keep the eight,
@@ -290,7 +291,7 @@ PA_INLINE void pa_round(const __m128i *rk, const __m128i *k, const uint8_t *g,
 PA_INLINE __m128i pa_step(const __m128i *rk, const __m128i *k, uint8_t *out,
                           const uint8_t *in, const uint8_t *g, __m128i *c,
                           __m128i y, const unsigned nr, const int hash,
-                          __m128i *dv)
+                          __m128i *dv, __m128i *cb)
 {
     __m128i s[W], *d = dv;
     pm_acc a;
@@ -315,11 +316,14 @@ PA_INLINE __m128i pa_step(const __m128i *rk, const __m128i *k, uint8_t *out,
         pa_round(rk, k, g, s, &a, &y, d, 12, hash);
         pa_round(rk, k, g, s, &a, &y, d, 13, hash);
     }
-    for (j = 0; j < W; j++)
-        _mm_storeu_si128((__m128i *)(void *)(out + 16 * j),
-                         _mm_aesenclast_si128(s[j], _mm_xor_si128(
-                             _mm_load_si128(rk + nr), dv != NULL ? dv[j] :
-                             _mm_loadu_si128((const __m128i *)(const void *)(in + 16 * j)))));
+    for (j = 0; j < W; j++) {
+        const __m128i o = _mm_aesenclast_si128(s[j], _mm_xor_si128(
+            _mm_load_si128(rk + nr), dv != NULL ? dv[j] :
+            _mm_loadu_si128((const __m128i *)(const void *)(in + 16 * j))));
+        _mm_storeu_si128((__m128i *)(void *)(out + 16 * j), o);
+        if (cb != NULL)
+            cb[j] = o;
+    }
     return y;
 }
 
@@ -341,17 +345,25 @@ PA_INLINE __m128i pa_loop(const __m128i *rk, const __m128i *k, uint8_t *out,
                           const uint8_t *in, size_t nbatches, __m128i *c,
                           __m128i y, const unsigned nr, const int decrypt)
 {
+    /* encrypting, cb: the last batch's ciphertext, as made (8 states, 3
+     * sums and a round key leave no 8 XMM to keep it in), hashed from
+     * there and never read back from out, where another writer would
+     * choose what the tag covers; it holds nothing secret */
+    RIJN_ALIGN(16) __m128i cb[W];
+
     if (decrypt) {
         __m128i dv[W]; /* pa_step's: the input, nothing secret */
         for (; nbatches > 0; nbatches--, in += 16 * W, out += 16 * W)
-            y = pa_step(rk, k, out, in, in, c, y, nr, 1, dv);
+            y = pa_step(rk, k, out, in, in, c, y, nr, 1, dv, NULL);
         return y;
     }
-    /* encrypt: batch i is hashed during batch i + 1; the last one after */
-    y = pa_step(rk, k, out, in, NULL, c, y, nr, 0, NULL);
+    /* encrypt: batch i is hashed during batch i + 1 (pa_step reads cb in
+     * its rounds, then overwrites it); the last one after */
+    y = pa_step(rk, k, out, in, NULL, c, y, nr, 0, NULL, cb);
     for (nbatches--; nbatches > 0; nbatches--, in += 16 * W, out += 16 * W)
-        y = pa_step(rk, k, out + 16 * W, in + 16 * W, out, c, y, nr, 1, NULL);
-    return pm_absorb8(k, y, out);
+        y = pa_step(rk, k, out + 16 * W, in + 16 * W,
+                    (const uint8_t *)(const void *)cb, c, y, nr, 1, NULL, cb);
+    return pm_absorb8(k, y, (const uint8_t *)(const void *)cb);
 }
 
 PA_INLINE void pa_crypt(const rijn_aes_key *key, const uint64_t *hk,
@@ -385,8 +397,12 @@ PA_INLINE void pa_crypt(const rijn_aes_key *key, const uint64_t *hk,
         acc = pm_absorb(k, acc, t, rest);
         pa_ctr_tail(rk, out, t, c, rest, nr);
     } else if (rest > 0) {
-        pa_ctr_tail(rk, out, in, c, rest, nr);
-        acc = pm_absorb(k, acc, out, rest);
+        /* made on the stack, hashed there, then copied: never read back
+         * from out */
+        RIJN_ALIGN(16) uint8_t t[16 * (W - 1)];
+        pa_ctr_tail(rk, t, in, c, rest, nr);
+        acc = pm_absorb(k, acc, t, rest);
+        memcpy(out, t, 16 * rest);
     }
     gx_store(y, acc);
 }

@@ -359,9 +359,14 @@ static void pm_blocks(const uint64_t *hk, uint8_t y[16], const uint8_t *in,
     "eor v" #d ".16b, v" #d ".16b, v17.16b\n\t" \
     "st1 {v" #a ".16b-v" #d ".16b}, [%[out]], #64\n\t"
 #define FK_COPY(ghinc) "st1 {v14.16b-v17.16b}, [%[gh]], " ghinc "\n\t"
-/* the XOR of a batch: encryption (its GHASH then reads out) */
+/* the XOR of a batch: encryption, its ciphertext also to the private
+ * buffer at gh (as made: the GHASH never reads back from out, where
+ * another writer would choose what the tag covers), gh back at its start */
+#define FK_XOR4_ENC(a, b, c_, d, kl, ghinc) \
+    FK_XOR4(a, b, c_, d, kl, "") \
+    "st1 {v" #a ".16b-v" #d ".16b}, [%[gh]], " ghinc "\n\t"
 #define FK_XOR8_ENC(KL) \
-    FK_XOR4(0, 1, 2, 3, KL, "") FK_XOR4(4, 5, 6, 7, KL, "")
+    FK_XOR4_ENC(0, 1, 2, 3, KL, "#64") FK_XOR4_ENC(4, 5, 6, 7, KL, "%[gneg]")
 /* decryption: its ciphertext to the private buffer, gh back at its start */
 #define FK_XOR8_DEC(KL) \
     FK_XOR4(0, 1, 2, 3, KL, FK_COPY("#64")) \
@@ -442,9 +447,8 @@ static void pm_blocks(const uint64_t *hk, uint8_t y[16], const uint8_t *in,
     : "x10", "x11", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", \
       "v9", "v10", "v11", "v12", "v13", GH_CLOBBERS, "cc", "memory"
 /* the first batch alone, nbatches (>= 0) steps each hashing the batch
- * before it, then the GHASH of the last batch; gh: out, advancing
- * (encryption, GH2 = GH_SECOND_HALF("#64")), or the private buffer
- * (decryption, GH2 = GH_SECOND_HALF("%[gneg]")) */
+ * before it, then the GHASH of the last batch; gh: the private buffer,
+ * GH2 = GH_SECOND_HALF("%[gneg]") */
 #define FK_RUN(TAIL, KL, GH2, XOR8) \
     __asm__ volatile(FK_SETUP FK_FIRST(TAIL, KL, XOR8) \
                      "cbz %[n], 4f\n\t" \
@@ -454,20 +458,20 @@ static void pm_blocks(const uint64_t *hk, uint8_t y[16], const uint8_t *in,
                      FK_FINISH \
                      FK_OPERANDS)
 #define FK_ENC(TAIL, KL) \
-    FK_RUN(TAIL, KL, GH_SECOND_HALF("#64"), FK_XOR8_ENC)
+    FK_RUN(TAIL, KL, GH_SECOND_HALF("%[gneg]"), FK_XOR8_ENC)
 #define FK_DEC(TAIL, KL) \
     FK_RUN(TAIL, KL, GH_SECOND_HALF("%[gneg]"), FK_XOR8_DEC)
 
 /* nbatches (> 0) batches of 8 blocks from counter block ctr, y absorbing
- * their ciphertext: out (enc), or in as loaded once (decryption: copy,
- * the private buffer the loop's GHASH reads, see the top). */
+ * their ciphertext from copy, the private buffer the loop's GHASH reads:
+ * as made (encryption), or in as loaded once (decryption; see the top). */
 static void pm_fused(const rijn_aes_key *k, const uint8_t *tab,
                      uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
                      const uint8_t *in, size_t nbatches, int enc)
 {
     RIJN_ALIGN(16) uint8_t copy[128]; /* ciphertext only: no wipe */
     const uint8_t *kp = (const uint8_t *)k->rk, *hp = tab;
-    uint8_t *gh = enc ? out : copy;
+    uint8_t *gh = copy;
     const uint32_t w0 = rijn_load32_be(ctr + 12);
     /* the loop starts one batch later */
     const uint32_t w = w0 + 8;
@@ -575,9 +579,12 @@ static void pm_enc(const rijn_aes_key *k, const uint64_t *hk, uint8_t y[16],
     if (nb > 0)
         pm_fused(k, (const uint8_t *)hk, y, ctr, out, in, nb, 1);
     if (rest > 0) {
+        /* made in t, hashed there, then copied: never read back from out */
+        RIJN_ALIGN(16) uint8_t t[16 * 7];
         pm_ctr_add(c, ctr, 8 * nb);
-        k->impl->ctr32(k, out + 128 * nb, in + 128 * nb, rest, c);
-        pm_blocks(hk, y, out + 128 * nb, rest);
+        k->impl->ctr32(k, t, in + 128 * nb, rest, c);
+        pm_blocks(hk, y, t, rest);
+        memcpy(out + 128 * nb, t, 16 * rest);
     }
 }
 

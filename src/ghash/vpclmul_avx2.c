@@ -327,7 +327,7 @@ VP_FN static void vp_blocks(const uint64_t *hk, uint8_t y[16],
  */
 VP_INLINE void vp_first(const rijn_aes_key *k, uint8_t *out,
                         const uint8_t *in, __m256i c, const __m256i *ks,
-                        const unsigned nr)
+                        const unsigned nr, __m256i *cb)
 {
     __m256i s[8], kl;
     unsigned r;
@@ -351,11 +351,11 @@ VP_INLINE void vp_first(const rijn_aes_key *k, uint8_t *out,
      * (stackwipe) */
     kl = v2_rk(k, nr);
     RIJN_UNROLL(8)
-    for (j = 0; j < 8; j++)
-        _mm256_storeu_si256((__m256i *)(void *)(out + 32 * j),
-                            _mm256_aesenclast_epi128(s[j], _mm256_xor_si256(
-                                kl, _mm256_loadu_si256(
-                                    (const __m256i *)(const void *)(in + 32 * j)))));
+    for (j = 0; j < 8; j++) {
+        cb[j] = _mm256_aesenclast_epi128(s[j], _mm256_xor_si256(
+            kl, _mm256_loadu_si256((const __m256i *)(const void *)(in + 32 * j))));
+        _mm256_storeu_si256((__m256i *)(void *)(out + 32 * j), cb[j]);
+    }
 }
 
 /* ---- The loop body by hand ---------------------------------------------
@@ -380,10 +380,11 @@ VP_INLINE void vp_first(const rijn_aes_key *k, uint8_t *out,
 #define VPA_E(i) "vaesenc %%ymm13, %%ymm" #i ", %%ymm" #i "\n\t"
 #define VPA_R(r) VPA_K(r) VPA_E(0) VPA_E(1) VPA_E(2) VPA_E(3) VPA_E(4) \
     VPA_E(5) VPA_E(6) VPA_E(7)
-/* the hashed register: loaded (decrypting: kept on the stack for the
- * last round, which adds the last round key to it), reflected, y added
- * to j 0 */
-#define VPA_G1(j) "vmovdqu " #j "*32(%[g]), %%ymm8\n\t"
+/* the hashed register: loaded (encrypting, from d, the last batch's
+ * ciphertext; decrypting, from in, and kept in d for the last round,
+ * which adds the last round key to it), reflected, y added to j 0 */
+#define VPA_G1_0(j) "vmovdqu " #j "*32(%[d]), %%ymm8\n\t"
+#define VPA_G1_1(j) "vmovdqu " #j "*32(%[in]), %%ymm8\n\t"
 #define VPA_GD_0(j)
 #define VPA_GD_1(j) "vmovdqu %%ymm8, " #j "*32(%[d])\n\t"
 #define VPA_G2 "vpshufb %[bswap], %%ymm8, %%ymm8\n\t"
@@ -409,7 +410,7 @@ VP_INLINE void vp_first(const rijn_aes_key *k, uint8_t *out,
 /* round r with register j's products (F: first slot, Y: j is 0, D:
  * decrypting, sel: 0x00 for even j, 0x10 for odd j) */
 #define VPA_RH(r, j, sel, F, Y, D) VPA_K(r) \
-    VPA_E(0) VPA_G1(j) VPA_GD_##D(j) \
+    VPA_E(0) VPA_G1_##D(j) VPA_GD_##D(j) \
     VPA_E(1) VPA_G2 VPA_GY_##Y \
     VPA_E(2) VPA_G3_##F(j) \
     VPA_E(3) VPA_G4_##F \
@@ -445,10 +446,12 @@ VP_INLINE void vp_first(const rijn_aes_key *k, uint8_t *out,
     "vpxor 64(%[ks]), %%ymm9, %%ymm6\n\t" \
     "vpxor 96(%[ks]), %%ymm9, %%ymm7\n\t" \
     "vpaddd %[l16], %%ymm14, %%ymm14\n\t"
-/* the last round and the stores */
+/* the last round and the stores (encrypting, to out and to d, where the
+ * next batch hashes the ciphertext from) */
 #define VPA_L_0(j) "vpxor " #j "*32(%[in]), %%ymm13, %%ymm9\n\t" \
     "vaesenclast %%ymm9, %%ymm" #j ", %%ymm" #j "\n\t" \
-    "vmovdqu %%ymm" #j ", " #j "*32(%[out])\n\t"
+    "vmovdqu %%ymm" #j ", " #j "*32(%[out])\n\t" \
+    "vmovdqa %%ymm" #j ", " #j "*32(%[d])\n\t"
 #define VPA_L_1(j) "vpxor " #j "*32(%[d]), %%ymm13, %%ymm9\n\t" \
     "vaesenclast %%ymm9, %%ymm" #j ", %%ymm" #j "\n\t" \
     "vmovdqu %%ymm" #j ", " #j "*32(%[out])\n\t"
@@ -479,12 +482,11 @@ VP_INLINE void vp_first(const rijn_aes_key *k, uint8_t *out,
         "1:\n\t" BODY \
         "add $256, %[in]\n\t" \
         "add $256, %[out]\n\t" \
-        "add $256, %[g]\n\t" \
         "dec %[n]\n\t" \
         "jnz 1b\n\t" \
         "vmovdqu %%ymm14, %[c]\n\t" \
         "vmovdqu %%ymm15, %[y]\n\t" \
-        : [n] "+r"(nb), [in] "+r"(in), [out] "+r"(out), [g] "+r"(g), \
+        : [n] "+r"(nb), [in] "+r"(in), [out] "+r"(out), \
           [c] "+m"(*c), [y] "+m"(*y) \
         : [rk] "r"(k->rk), [hk] "r"(hk), \
           [ks] "r"(ks), [d] "r"(d), [bswap] "m"(cst[0]), \
@@ -495,18 +497,23 @@ VP_INLINE void vp_first(const rijn_aes_key *k, uint8_t *out,
           "xmm15", "cc", "memory")
 
 /*
- * nb >= 1 batches of 16 blocks that hash the 16 blocks at g (g = in when
- * decrypting; when encrypting g = out - 256, the previous batch's output):
- * c (counter, low words native, both lanes; stepped by 16 blocks per
- * batch) and y (lane 0) are read and written back.
+ * nb >= 1 batches of 16 blocks, each hashing 16 blocks: c (counter, low
+ * words native, both lanes; stepped by 16 blocks per batch) and y (lane
+ * 0) are read and written back. d (256 bytes, 32-aligned, the caller's):
+ * decrypting, the batch's input registers as loaded (each once), hashed
+ * and kept there for the last round; encrypting, the previous batch's
+ * ciphertext as made (vp_first puts the first batch's there), which each
+ * batch hashes and then overwrites with its own: never read back from
+ * out, where another writer would choose what the tag covers. d holds
+ * nothing secret.
  */
 VP_INLINE void vp_loop_asm(const rijn_aes_key *k, const uint8_t *hk,
-                           uint8_t *out, const uint8_t *in, const uint8_t *g,
+                           uint8_t *out, const uint8_t *in,
                            size_t nb, __m256i *c, __m256i *y,
                            const __m256i *ks, const unsigned nr,
-                           const int decrypt)
+                           const int decrypt, __m256i *d)
 {
-    RIJN_ALIGN(32) __m256i cst[5], d[8];
+    RIJN_ALIGN(32) __m256i cst[5];
 
     cst[0] = BSWAP256;
     cst[1] = V2_SWAP32;
@@ -536,23 +543,23 @@ VP_INLINE __m128i vp_loop(const rijn_aes_key *k, const uint8_t *hk,
                           __m256i c, const __m256i *ks, __m128i y,
                           const unsigned nr, const int decrypt)
 {
+    RIJN_ALIGN(32) __m256i d[8]; /* vp_loop_asm's */
     __m256i yv;
 
     if (decrypt) {
         yv = _mm256_zextsi128_si256(y);
-        vp_loop_asm(k, hk, out, in, in, nb, &c, &yv, ks, nr, 1);
+        vp_loop_asm(k, hk, out, in, nb, &c, &yv, ks, nr, 1, d);
         return _mm256_castsi256_si128(yv);
     }
-    vp_first(k, out, in, c, ks, nr);
+    vp_first(k, out, in, c, ks, nr, d);
     if (nb > 1) {
         c = _mm256_add_epi32(c, v2_lanes(NPOW));
         yv = _mm256_zextsi128_si256(y);
-        vp_loop_asm(k, hk, out + 16 * NPOW, in + 16 * NPOW, out, nb - 1, &c,
-                    &yv, ks, nr, 0);
+        vp_loop_asm(k, hk, out + 16 * NPOW, in + 16 * NPOW, nb - 1, &c, &yv,
+                    ks, nr, 0, d);
         y = _mm256_castsi256_si128(yv);
-        out += 16 * NPOW * (nb - 1);
     }
-    return vp_absorb_step(hk, y, out);
+    return vp_absorb_step(hk, y, (const uint8_t *)(const void *)d);
 }
 
 /*

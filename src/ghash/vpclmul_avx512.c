@@ -358,25 +358,29 @@ VP_FN static void vp_init(uint64_t *hk, const uint8_t h[16])
  * --------------------------------------------------------------------- */
 
 /*
- * GHASH step i over n ZMM of data at src (4n blocks; *acc joins block 0)
- * with the powers at hp: steps 0..n-1 load, byte-reverse and multiply one
- * ZMM each, n and n+1 reduce, n+2 puts the lane sum in *acc; later steps
- * do nothing. Spread over the AES rounds of the fused loop, with one ZMM
- * of data live at a time. With d (decryption: src is the input), ZMM i
- * is loaded once, hashed, and kept in d[i] for the caller's last round:
- * the blocks hashed are the blocks decrypted (ghash.h, dec). d holds the
- * input alone, the last round key added at the last round: stored with
- * the key added, as it was, it had to be wiped after the call (with the
- * ciphertext it gives the key).
+ * GHASH step i over n ZMM of data (4n blocks; *acc joins block 0) with the
+ * powers at hp: steps 0..n-1 byte-reverse and multiply one ZMM each, n
+ * and n+1 reduce, n+2 puts the lane sum in *acc; later steps do nothing.
+ * Spread over the AES rounds of the fused loop, with one ZMM of data live
+ * at a time. The data: cv[i] (encryption: the ciphertext the last step
+ * made, as made, never read back from out, where another writer could
+ * choose what the tag covers), or ZMM i at src. With d (decryption: src
+ * is the input), ZMM i is loaded once, hashed, and kept in d[i] for the
+ * caller's last round: the blocks hashed are the blocks decrypted
+ * (ghash.h, dec). d holds the input alone, the last round key added at
+ * the last round: stored with the key added, as it was, it had to be
+ * wiped after the call (with the ciphertext it gives the key).
  */
 VP_INLINE void vp_ghash_step(const unsigned i, const size_t n, vp_sum *s,
                              const uint8_t *src, const uint8_t *hp,
                              __m512i *acc, __m512i poly, __m512i bswap,
-                             __m512i *d)
+                             __m512i *d, const __m512i *cv)
 {
     if (i < n) {
         __m512i x;
-        if (d != NULL) {
+        if (cv != NULL) {
+            x = _mm512_shuffle_epi8(cv[i], bswap);
+        } else if (d != NULL) {
             __m512i v = _mm512_loadu_si512(src + 64 * i);
             RIJN_READ_ONCE_VEC(v);
             /* in memory, not in a register: the empty asm hides d[i]'s
@@ -592,8 +596,8 @@ typedef struct {
  * stores under byte masks (a partial last block included; no byte
  * outside in and out touched), and their GHASH against H^m..H^1 (m
  * blocks; masked lanes are zero in the data and in the powers). With
- * pend (encryption after a full step), the 32 blocks before out (that
- * step's ciphertext) are hashed first, between these AES rounds. Each
+ * pend (encryption after a full step), that step's ciphertext, cv[0..8)
+ * (32 blocks, as made), is hashed first, between these AES rounds. Each
  * input ZMM is loaded once (d[j], RIJN_READ_ONCE_VEC) for the last round
  * and, decrypting, the GHASH. With fin, the lengths block is hashed
  * last, under the same reduction (the data then meets H^(m+1)..H^2).
@@ -602,7 +606,8 @@ typedef struct {
 VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
                           const size_t q, const int pend, const size_t len,
                           vp_ctr cb, const uint8_t *pw, uint8_t *out,
-                          const uint8_t *in, __m512i acc, const vp_fin *fin)
+                          const uint8_t *in, __m512i acc, const vp_fin *fin,
+                          const __m512i *cv)
 {
     const __m512i bswap = vp_bswap(), poly = vp_poly();
     const size_t m = (len + 15) / 16;
@@ -629,14 +634,13 @@ VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
     for (r = 1; r < nr; r++) {
         vp_round(st, q, rk + r);
         if (pend)
-            vp_ghash_step(r - 1, VP_W, &s, out - 64 * VP_W, pw, &acc, poly,
-                          bswap, NULL);
+            vp_ghash_step(r - 1, VP_W, &s, NULL, pw, &acc, poly, bswap, NULL,
+                          cv);
     }
     if (pend) {
         RIJN_UNROLL(8)
         for (r = nr - 1; r < VP_W + 3; r++)
-            vp_ghash_step(r, VP_W, &s, out - 64 * VP_W, pw, &acc, poly,
-                          bswap, NULL);
+            vp_ghash_step(r, VP_W, &s, NULL, pw, &acc, poly, bswap, NULL, cv);
     }
     kl = vp_key(rk + nr);
     RIJN_UNROLL(8)
@@ -692,7 +696,9 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
     const uint8_t *pw = (const uint8_t *)(const void *)hk;
     const __m512i bswap = vp_bswap(), poly = vp_poly();
     const __m512i *rk = v512_rkp(k, 0);
-    __m512i acc, kl, dv[VP_W];
+    /* cv: encrypting, the last step's ciphertext, as made (hashed from
+     * here, never read back from out); dv: decrypting, its input */
+    __m512i acc, kl, cv[VP_W], dv[VP_W];
     vp_ctr cb;
     vp_sum s;
     int pending = 0;
@@ -717,6 +723,11 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
         __asm__("" : : "r"(fin->tag) : "memory");
     }
 
+    /* (cv is read only after this first step has set it; said so to gcc,
+     * whose -Wmaybe-uninitialized does not follow `pending`) */
+    RIJN_UNROLL(8)
+    for (j = 0; j < VP_W; j++)
+        cv[j] = _mm512_setzero_si512();
     /* encryption hashes each step's ciphertext during the next step */
     if (enc && len >= 64 * VP_W) {
         __m512i st[VP_W];
@@ -726,50 +737,80 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
             vp_round(st, VP_W, rk + r);
         kl = vp_key(rk + nr);
         RIJN_UNROLL(8)
-        for (j = 0; j < VP_W; j++)
-            _mm512_storeu_si512(out + 64 * j, _mm512_aesenclast_epi128(
-                st[j], _mm512_xor_si512(kl, _mm512_loadu_si512(in + 64 * j))));
+        for (j = 0; j < VP_W; j++) {
+            cv[j] = _mm512_aesenclast_epi128(
+                st[j], _mm512_xor_si512(kl, _mm512_loadu_si512(in + 64 * j)));
+            _mm512_storeu_si512(out + 64 * j, cv[j]);
+        }
         in += 64 * VP_W;
         out += 64 * VP_W;
         len -= 64 * VP_W;
         pending = 1;
     }
-    while (len >= 64 * VP_W) {
-        /* encrypting, src is the last step's output; gcc keeps those 8
-         * ZMM in registers and hashes them, not the bytes now in out (a
-         * forced reload measured no faster on Sapphire Rapids, and would
-         * let another writer of out choose what the tag covers).
-         * Decrypting, each input ZMM is loaded once (vp_ghash_step) and
-         * kept in dv for the last round (what the compilers spilled by
-         * themselves cost more: vpclmul-avx2, where this was measured,
-         * 5% slower with gcc 12); dv holds nothing secret. */
-        const uint8_t *src = enc ? out - 64 * VP_W : in;
-        __m512i st[VP_W], *d = enc ? NULL : dv;
-        vp_ctr_start(st, VP_W, &cb, bswap, rk);
-        RIJN_UNROLL(14)
-        for (r = 1; r < nr; r++) {
-            vp_round(st, VP_W, rk + r);
-            vp_ghash_step(r - 1, VP_W, &s, src, pw, &acc, poly, bswap, d);
+    /* One step: AES of 32 blocks with the GHASH of hv between its rounds.
+     * Encrypting, hv is the last step's ciphertext as made, 8 ZMM that
+     * gcc keeps in registers, and ov gets this step's: the tag never
+     * covers bytes read back from out, which another writer could have
+     * chosen (rijn_gcm.h, Encryption; the loop before this hashed out -
+     * 512, and gcm_race saw tags change). Two steps an iteration, cv to cw
+     * and cw to cv: one step from cv to cv cost gcc 12 register copies
+     * and AES-128 3% at 16 KiB (Sapphire Rapids); this way encryption ran
+     * 1% (AES-128) and 6% (AES-256) faster at 16 KiB than hashing out.
+     * Decrypting, each input ZMM is loaded once (vp_ghash_step) and kept
+     * in dv for the last round (what the compilers spilled by themselves
+     * cost more: vpclmul-avx2, where this was measured, 5% slower with
+     * gcc 12); dv holds nothing secret. */
+#define VP_STEP(hv, ov)                                                   \
+    do {                                                                  \
+        __m512i st[VP_W], *d = enc ? NULL : dv;                           \
+        vp_ctr_start(st, VP_W, &cb, bswap, rk);                           \
+        RIJN_UNROLL(14)                                                   \
+        for (r = 1; r < nr; r++) {                                        \
+            vp_round(st, VP_W, rk + r);                                   \
+            vp_ghash_step(r - 1, VP_W, &s, in, pw, &acc, poly, bswap, d,  \
+                          hv);                                            \
+        }                                                                 \
+        RIJN_UNROLL(8)                                                    \
+        for (r = nr - 1; r < VP_W + 3; r++)                               \
+            vp_ghash_step(r, VP_W, &s, in, pw, &acc, poly, bswap, d, hv); \
+        kl = vp_key(rk + nr);                                             \
+        RIJN_UNROLL(8)                                                    \
+        for (j = 0; j < VP_W; j++) {                                      \
+            const __m512i o = _mm512_aesenclast_epi128(                   \
+                st[j], _mm512_xor_si512(                                  \
+                           kl, enc ? _mm512_loadu_si512(in + 64 * j)      \
+                                   : dv[j]));                             \
+            _mm512_storeu_si512(out + 64 * j, o);                         \
+            if (enc)                                                      \
+                (ov)[j] = o;                                              \
+        }                                                                 \
+        in += 64 * VP_W;                                                  \
+        out += 64 * VP_W;                                                 \
+        len -= 64 * VP_W;                                                 \
+    } while (0)
+    if (enc) {
+        __m512i cw[VP_W];
+        for (; len >= 2 * 64 * VP_W;) {
+            VP_STEP(cv, cw);
+            VP_STEP(cw, cv);
         }
-        RIJN_UNROLL(8)
-        for (r = nr - 1; r < VP_W + 3; r++)
-            vp_ghash_step(r, VP_W, &s, src, pw, &acc, poly, bswap, d);
-        kl = vp_key(rk + nr);
-        RIJN_UNROLL(8)
-        for (j = 0; j < VP_W; j++)
-            _mm512_storeu_si512(out + 64 * j, _mm512_aesenclast_epi128(
-                st[j], _mm512_xor_si512(kl, enc ? _mm512_loadu_si512(in + 64 * j)
-                                                : dv[j])));
-        in += 64 * VP_W;
-        out += 64 * VP_W;
-        len -= 64 * VP_W;
+        if (len >= 64 * VP_W) {
+            VP_STEP(cv, cw);
+            RIJN_UNROLL(8)
+            for (j = 0; j < VP_W; j++)
+                cv[j] = cw[j];
+        }
+    } else {
+        while (len >= 64 * VP_W)
+            VP_STEP((const __m512i *)NULL, dv);
     }
+#undef VP_STEP
     /* 0..511 bytes left, and the last step's ciphertext if pending */
     n = (len + 15) / 16;
     /* the batch that holds the n blocks: the fewest ZMM, 0 to 8 (p: with
      * the pending step's hashing) */
 #define VP_TAIL(q, p) \
-    acc = vp_tail(rk, nr, enc, q, p, len, cb, pw, out, in, acc, fin)
+    acc = vp_tail(rk, nr, enc, q, p, len, cb, pw, out, in, acc, fin, cv)
 #define VP_TAILS(p)                      \
     do {                                 \
         if (n > 28)                      \
@@ -794,8 +835,8 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
     if (pending && n == 0 && fin == NULL) {
         RIJN_UNROLL(16)
         for (r = 0; r < VP_W + 3; r++)
-            vp_ghash_step(r, VP_W, &s, out - 64 * VP_W, pw, &acc, poly,
-                          bswap, NULL);
+            vp_ghash_step(r, VP_W, &s, NULL, pw, &acc, poly, bswap, NULL,
+                          cv);
     } else if (pending) {
         VP_TAILS(1);
     } else {

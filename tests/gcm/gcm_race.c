@@ -1,7 +1,9 @@
 /*
  * gcm_race: the tag a decryption checks covers exactly the bytes it
  * decrypted, while another thread changes the input under it (the
- * decrypt rule of rijn_gcm.h; issue 19).
+ * decrypt rule of rijn_gcm.h; issue 19); and the tag an encryption makes
+ * covers exactly the ciphertext it made, while another thread changes
+ * the output under it (the encryption rule of rijn_gcm.h).
  *
  *   usage: test_gcm_race AES_BACKEND GHASH_ENGINE [--seed N] [--quick]
  *
@@ -24,6 +26,15 @@
  *     rijn_seal.h); streaming output is discarded.
  * Any other result is a failure: zero exceptions.
  *
+ * Encryptions (rijn_gcm_encrypt, rijn_gcm_seal, the streaming calls,
+ * rijn_chunked_seal_chunk): the writer toggles one byte of the output
+ * while the main thread encrypts the same plaintext into it again and
+ * again. The oracle: every tag is the tag of the ciphertext (made once
+ * before, with no writer). A kernel that hashes ciphertext it read back
+ * from out after storing it hashes the writer's byte now and then, and
+ * its tag differs (a writer of out would get a tag for bytes of its
+ * choosing); one that hashes what it made never does.
+ *
  * Cases, for each pairing: the byte in the first block, a middle block
  * and the last (partial or whole) block of messages that take every
  * path of src/modes/gcm.c and of the fused kernels: the short one-shot
@@ -36,7 +47,7 @@
  * and full chunks; the chunked key is set up again with the pairing).
  *
  * Each case runs for RIJN_RACE_MS milliseconds (default 10; 8 with
- * --quick, for qemu; 4 under AddressSanitizer; at least 4 decryptions). A line per API gives the
+ * --quick, for qemu; 4 under AddressSanitizer; at least 4 calls). A line per API gives the
  * decryptions, those during which the byte changed ("contested"),
  * accepted, rejected and accepted-but-wrong; the last is the figure that
  * must be 0.
@@ -55,10 +66,16 @@
 #include "rijn_seal.h"
 #include "testutil.h"
 
-enum { API_DECRYPT, API_OPEN, API_STREAM, API_CHUNKED, N_API };
-static const char *const api_name[N_API] = {"rijn_gcm_decrypt",
-                                            "rijn_gcm_open", "streaming",
-                                            "rijn_chunked_open_chunk"};
+enum {
+    API_DECRYPT, API_OPEN, API_STREAM, API_CHUNKED,
+    /* encryptions: the writer changes a byte of the output */
+    API_ENCRYPT, API_SEAL, API_STREAM_ENC, API_CHUNKED_SEAL, N_API
+};
+#define IS_ENC(api) ((api) >= API_ENCRYPT)
+static const char *const api_name[N_API] = {
+    "rijn_gcm_decrypt", "rijn_gcm_open", "streaming",
+    "rijn_chunked_open_chunk", "rijn_gcm_encrypt", "rijn_gcm_seal",
+    "streaming encryption", "rijn_chunked_seal_chunk"};
 
 typedef struct {
     unsigned long runs, contested, accepted, rejected, wrong, unwiped;
@@ -124,6 +141,56 @@ typedef struct {
     int final;
 } job;
 
+/* The streaming calls of j: start, AAD, the pieces (ends cuts[0..3),
+ * then len) through update; returns 0, or -1 if a call failed. */
+static int stream_pieces(const job *j, uint8_t *out, const uint8_t *in,
+                         rijn_gcm_ctx *c,
+                         int (*update)(rijn_gcm_ctx *, unsigned char *,
+                                       const unsigned char *, size_t))
+{
+    size_t at = 0;
+
+    if (rijn_gcm_start(c, j->k, j->iv, 12) != 0 ||
+        rijn_gcm_aad(c, j->aad, j->aad_len) != 0)
+        return -1;
+    for (size_t i = 0; i <= 3; i++) {
+        size_t end = i < 3 ? j->cuts[i] : j->len;
+        if (update(c, out + at, in + at, end - at) != 0)
+            return -1;
+        at = end;
+    }
+    return 0;
+}
+
+/* One encryption of j->pt into j->out, its tag into tag; returns 0, or -1
+ * if a call failed. */
+static int encrypt_once(const job *j, uint8_t tag[16])
+{
+    switch (j->api) {
+    case API_ENCRYPT:
+        return rijn_gcm_encrypt(j->k, j->out, tag, 16, j->iv, 12, j->aad,
+                                j->aad_len, j->pt, j->len);
+    case API_SEAL:
+        if (rijn_gcm_seal(j->k, j->out, 16, j->iv, 12, j->aad, j->aad_len,
+                          j->pt, j->len) != 0)
+            return -1;
+        memcpy(tag, j->out + j->len, 16);
+        return 0;
+    case API_STREAM_ENC: {
+        rijn_gcm_ctx c;
+        if (stream_pieces(j, j->out, j->pt, &c, rijn_gcm_encrypt_update) != 0)
+            return -1;
+        return rijn_gcm_finish(&c, tag, 16);
+    }
+    default:
+        if (rijn_chunked_seal_chunk(j->ch, j->index, j->final, j->out, j->pt,
+                                    j->len) != RIJN_SEAL_OK)
+            return -1;
+        memcpy(tag, j->out + j->len, 16);
+        return 0;
+    }
+}
+
 /* One decryption; returns 1 accepted, 0 rejected, -1 for an error that is
  * neither (reported). */
 static int decrypt_once(const job *j)
@@ -137,17 +204,8 @@ static int decrypt_once(const job *j)
                              j->in, j->len + 16) == 0;
     case API_STREAM: {
         rijn_gcm_ctx c;
-        size_t at = 0;
-        if (rijn_gcm_start(&c, j->k, j->iv, 12) != 0 ||
-            rijn_gcm_aad(&c, j->aad, j->aad_len) != 0)
+        if (stream_pieces(j, j->out, j->in, &c, rijn_gcm_decrypt_update) != 0)
             return -1;
-        for (size_t i = 0; i <= 3; i++) {
-            size_t end = i < 3 ? j->cuts[i] : j->len;
-            if (rijn_gcm_decrypt_update(&c, j->out + at, j->in + at,
-                                        end - at) != 0)
-                return -1;
-            at = end;
-        }
         return rijn_gcm_verify(&c, j->tag, 16) == 0;
     }
     default: {
@@ -159,12 +217,15 @@ static int decrypt_once(const job *j)
 }
 
 /*
- * Decrypt j over and over while a writer toggles in[pos]; check each
- * result against the oracle (see the top). Returns 0 if no exception.
+ * Decrypt j over and over while a writer toggles in[pos], or encrypt it
+ * while the writer toggles out[pos]; check each result against the
+ * oracle (see the top). Returns 0 if no exception.
  */
 static int race(const job *j, size_t pos, const char *pairing,
                 const char *what)
 {
+    const int enc = IS_ENC(j->api);
+    uint8_t *p = (enc ? j->out : j->in) + pos;
     writer w;
     pthread_t t;
     tally *ta = &g_tally[j->api];
@@ -177,8 +238,8 @@ static int race(const job *j, size_t pos, const char *pairing,
         mask = (uint8_t)tu_rng_next(&g_rng);
     while (mask == 0);
     memset(&w, 0, sizeof w);
-    w.p = j->in + pos;
-    w.a = j->in[pos];
+    w.p = p;
+    w.a = *p;
     w.b = (uint8_t)(w.a ^ mask);
     atomic_init(&w.stop, 0);
     atomic_init(&w.toggles, 0);
@@ -192,13 +253,29 @@ static int race(const job *j, size_t pos, const char *pairing,
     while (n < 4 || now_ms() < end) {
         unsigned long t0 = atomic_load_explicit(&w.toggles,
                                                 memory_order_relaxed);
+        uint8_t tag[16];
         int r;
-        memset(j->out, 0xa5, j->len);
-        r = decrypt_once(j);
+        if (enc) {
+            r = encrypt_once(j, tag);
+        } else {
+            memset(j->out, 0xa5, j->len);
+            r = decrypt_once(j);
+        }
         n++;
         ta->runs++;
         if (atomic_load_explicit(&w.toggles, memory_order_relaxed) != t0)
             ta->contested++;
+        if (enc) {
+            if (r != 0) {
+                tu_fail("%s: %s, %s: the call failed", pairing,
+                        api_name[j->api], what);
+                break;
+            }
+            /* the tag of the ciphertext made, whatever out holds now */
+            if (memcmp(tag, j->tag, 16) != 0)
+                ta->wrong++, wrong++;
+            continue;
+        }
         if (r < 0) {
             tu_fail("%s: %s, %s: an error that is neither accept nor "
                     "reject", pairing, api_name[j->api], what);
@@ -220,8 +297,12 @@ static int race(const job *j, size_t pos, const char *pairing,
     }
     atomic_store(&w.stop, 1);
     pthread_join(t, NULL);
-    j->in[pos] = w.a;
-    if (wrong || unwiped)
+    *p = w.a;
+    if (enc && wrong)
+        tu_fail("%s: %s, %s: of %lu encryptions, %lu gave a tag other than "
+                "that of the ciphertext made (bytes read back from out)",
+                pairing, api_name[j->api], what, n, wrong);
+    else if (wrong || unwiped)
         tu_fail("%s: %s, %s: of %lu decryptions, %lu accepted with other "
                 "plaintext (first wrong byte %zu), %lu rejected without "
                 "wiping the output", pairing, api_name[j->api], what, n,
@@ -322,10 +403,16 @@ static void tally_print(const char *pairing)
 {
     for (int a = 0; a < N_API; a++) {
         const tally *t = &g_tally[a];
-        tu_note("%s: %-23s %7lu decryptions, %7lu contested, %7lu accepted, "
-                "%7lu rejected, %lu accepted but wrong, %lu rejected but "
-                "not wiped", pairing, api_name[a], t->runs, t->contested,
-                t->accepted, t->rejected, t->wrong, t->unwiped);
+        if (IS_ENC(a))
+            tu_note("%s: %-23s %7lu encryptions, %7lu contested, %lu tags "
+                    "other than the ciphertext's", pairing, api_name[a],
+                    t->runs, t->contested, t->wrong);
+        else
+            tu_note("%s: %-23s %7lu decryptions, %7lu contested, %7lu "
+                    "accepted, %7lu rejected, %lu accepted but wrong, %lu "
+                    "rejected but not wiped", pairing, api_name[a], t->runs,
+                    t->contested, t->accepted, t->rejected, t->wrong,
+                    t->unwiped);
     }
 }
 
@@ -401,7 +488,7 @@ static void run_pairing(const char *aes, const char *ghash)
             tu_rng_fill(&g_rng, j.iv, sizeof j.iv);
             j.aad_len = len % 3 == 0 ? 0 : (size_t)tu_rng_below(&g_rng, 41);
             tu_rng_fill(&g_rng, j.aad, j.aad_len);
-            if (api == API_CHUNKED) {
+            if (api == API_CHUNKED || api == API_CHUNKED_SEAL) {
                 /* a final chunk of len bytes, or a full one at 16400 */
                 j.final = len < RIJN_CHUNK;
                 j.len = j.final ? len : RIJN_CHUNK;
@@ -413,6 +500,7 @@ static void run_pairing(const char *aes, const char *ghash)
                     continue;
                 }
                 len = j.len;
+                memcpy(j.tag, j.in + len, 16); /* for the encryptions */
             } else {
                 rijn_gcm_encrypt(&k, j.in, j.tag, 16, j.iv, 12, j.aad,
                                  j.aad_len, g_pt, len);
@@ -420,14 +508,17 @@ static void run_pairing(const char *aes, const char *ghash)
             }
             np = positions(len, pos);
             for (size_t p = 0; p < np; p++) {
-                if (api == API_STREAM)
+                const int stream = api == API_STREAM || api == API_STREAM_ENC;
+                const int chunked = api == API_CHUNKED ||
+                                    api == API_CHUNKED_SEAL;
+                if (stream)
                     stream_cuts(j.cuts, len, pos[p], &path);
                 snprintf(what, sizeof what, "%zu bytes, aad %zu, byte %zu%s%s",
                          len, j.aad_len, pos[p],
-                         api == API_CHUNKED ? (j.final ? " (final chunk)"
-                                                       : " (full chunk)")
-                                            : "",
-                         api == API_STREAM ? path : "");
+                         chunked ? (j.final ? " (final chunk)"
+                                            : " (full chunk)")
+                                 : "",
+                         stream ? path : "");
                 race(&j, pos[p], pairing, what);
             }
         }
