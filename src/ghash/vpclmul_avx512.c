@@ -382,11 +382,8 @@ VP_INLINE void vp_ghash_step(const unsigned i, const size_t n, vp_sum *s,
             x = _mm512_shuffle_epi8(cv[i], bswap);
         } else if (d != NULL) {
             __m512i v = _mm512_loadu_si512(src + 64 * i);
-            RIJN_READ_ONCE_VEC(v);
-            /* in memory, not in a register: the empty asm hides d[i]'s
-             * value, so it is stored now and loaded by the last round */
+            RIJN_READ_ONCE_VEC(v); /* d[i] is this load, never another */
             d[i] = v;
-            __asm__("" : "+m"(d[i]));
             x = _mm512_shuffle_epi8(v, bswap);
         } else {
             x = _mm512_shuffle_epi8(_mm512_loadu_si512(src + 64 * i), bswap);
@@ -757,9 +754,10 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
      * and AES-128 3% at 16 KiB (Sapphire Rapids); this way encryption ran
      * 1% (AES-128) and 6% (AES-256) faster at 16 KiB than hashing out.
      * Decrypting, each input ZMM is loaded once (vp_ghash_step) and kept
-     * in dv for the last round (what the compilers spilled by themselves
-     * cost more: vpclmul-avx2, where this was measured, 5% slower with
-     * gcc 12); dv holds nothing secret. */
+     * in dv for the last round, in registers: forced to the stack, as
+     * vpclmul-avx2 must (16 YMM), AES-256 decryption ran 5-7% slower at
+     * 4-16 KiB and 4% at 1 MiB (Sapphire Rapids); dv holds nothing
+     * secret. */
 #define VP_STEP(hv, ov)                                                   \
     do {                                                                  \
         __m512i st[VP_W], *d = enc ? NULL : dv;                           \
