@@ -362,12 +362,12 @@ VP_FN static void vp_init(uint64_t *hk, const uint8_t h[16])
  * powers at hp: steps 0..n-1 byte-reverse and multiply one ZMM each, n
  * and n+1 reduce, n+2 puts the lane sum in *acc; later steps do nothing.
  * Spread over the AES rounds of the fused loop, with one ZMM of data live
- * at a time. The data: cv[i] (encryption: the ciphertext the last step
- * made, as made, never read back from out, where another writer could
- * choose what the tag covers), or ZMM i at src. With d (decryption: src
- * is the input), ZMM i is loaded once, hashed, and kept in d[i] for the
- * caller's last round: the blocks hashed are the blocks decrypted
- * (ghash.h, dec). d holds the input alone, the last round key added at
+ * at a time. The data: with cv (encryption), cv[i], the ciphertext the
+ * last step made, as made, never read back from out, where another
+ * writer could choose what the tag covers (src and d unused); otherwise
+ * (decryption: src is the input) ZMM i at src, loaded once, hashed, and
+ * kept in d[i] for the caller's last round: the blocks hashed are the
+ * blocks decrypted (ghash.h, dec). d holds the input alone, the last round key added at
  * the last round: stored with the key added, as it was, it had to be
  * wiped after the call (with the ciphertext it gives the key).
  */
@@ -380,13 +380,11 @@ VP_INLINE void vp_ghash_step(const unsigned i, const size_t n, vp_sum *s,
         __m512i x;
         if (cv != NULL) {
             x = _mm512_shuffle_epi8(cv[i], bswap);
-        } else if (d != NULL) {
+        } else {
             __m512i v = _mm512_loadu_si512(src + 64 * i);
             RIJN_READ_ONCE_VEC(v); /* d[i] is this load, never another */
             d[i] = v;
             x = _mm512_shuffle_epi8(v, bswap);
-        } else {
-            x = _mm512_shuffle_epi8(_mm512_loadu_si512(src + 64 * i), bswap);
         }
         const __m512i h = _mm512_loadu_si512(hp + 64 * i);
         if (i == 0) {
