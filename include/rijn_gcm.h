@@ -72,7 +72,12 @@
  *                                               (and AVX2, AES-NI, PCLMULQDQ,
  *                                               SSSE3); fused with
  *                                               vaes-avx512: 32 blocks per
- *                                               step on ZMM, H^32..H^1
+ *                                               step on ZMM, H^32..H^1,
+ *                                               schoolbook products
+ *     vpclmul-avx512-kara                       the same, Karatsuba products
+ *                       x86-64   yes            (3 multiplies a ZMM, not 4);
+ *                                               picked instead on AMD Zen 5,
+ *                                               where the multiplies bound it
  *     vpclmul-avx2      x86-64   yes            VPCLMULQDQ, VAES, AVX2 (and
  *                                               AVX, AES-NI, PCLMULQDQ,
  *                                               SSSE3); fused with vaes-avx2:

@@ -31,6 +31,13 @@ enum {
     RIJN_CPU_GFNI = 1u << 12,
     RIJN_CPU_SHA = 1u << 13, /* SHA-1/SHA-256 extensions (detected only
                                 with SSE4.1, which has no bit of its own) */
+    /* A tuning property, not an instruction set: VPCLMULQDQ issues once
+     * per two cycles at every width, on a pipe of its own, beside two
+     * VAESENC a cycle (AMD family 1Ah, Zen 5; detected only with VPCLMUL).
+     * GCM at full AES speed is then bound by the multiplies, and
+     * Karatsuba's three per block beat schoolbook's four. Only an engine's
+     * `tuned` bits look at it (see rijn_impl). */
+    RIJN_CPU_VPCLMUL_SLOW = 1u << 14,
     /* AArch64 */
     RIJN_CPU_NEON = 1u << 16,
     RIJN_CPU_ARM_AES = 1u << 17,
@@ -89,6 +96,10 @@ typedef struct rijn_impl {
     uint32_t needs;     /* RIJN_CPU_* bits that must all be present */
     int constant_time;  /* 1 if no secret-dependent branch or address */
     int rank;           /* best-pick preference; 0 = never picked */
+    uint32_t tuned;     /* RIJN_CPU_* bits its rank counts only with (a
+                           variant tuned for some CPUs: it runs wherever
+                           `needs` allows, named, but is picked by rank
+                           only where all these are present); 0: none */
 } rijn_impl;
 
 typedef struct rijn_registry {
@@ -114,6 +125,9 @@ int rijn_env_allows_variable_time(void);
  * the given feature set does. */
 int rijn_impl_runnable(const rijn_impl *d);
 int rijn_impl_runnable_on(const rijn_impl *d, uint32_t features);
+/* d->rank where the CPU features (after RIJN_CPU_MASK) have all of
+ * d->tuned, otherwise 0 (not picked by rank). */
+int rijn_impl_rank(const rijn_impl *d);
 /* By name; NULL if not compiled in. */
 const rijn_impl *rijn_registry_find(const rijn_registry *r, const char *name);
 /* What the default would be now (not cached); *forced says whether the

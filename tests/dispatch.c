@@ -23,6 +23,7 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
+#include "ghash/ghash.h"
 #include "internal.h"
 #include "rijn_gcm.h"
 #include "testutil.h"
@@ -92,6 +93,50 @@ static int unit(void)
                 in.is_default ? "  <- default" : "");
     }
     check(defaults == 1, "exactly one default");
+
+    /* Tuned variants (rijn_impl.tuned): ranked only where the CPU has
+     * their tuning bits; the engine an AES backend's key picks is the
+     * best-ranked runnable fused one. Run with and without
+     * RIJN_CPU_MASK=vpclmul-slow (dispatch.unit-no-vpclmul-slow). */
+    const uint32_t feat = rijn_cpu_features_get();
+    for (size_t i = 0; i < rijn_impl_count(); i++) {
+        rijn_impl_info in;
+        const rijn_ghash_engine *pick, *best = NULL;
+        rijn_impl_get(i, &in);
+        pick = rijn_ghash_for(in.name);
+        for (size_t j = 0; j < rijn_gcm_impl_count(); j++) {
+            rijn_impl_info g;
+            rijn_gcm_impl_get(j, &g);
+            const rijn_ghash_engine *e = rijn_ghash_find(g.name);
+            check(e != NULL, "listed engine can be found");
+            if (e == NULL)
+                continue;
+            check(rijn_impl_rank(&e->base) ==
+                      ((e->base.tuned & ~feat) == 0 ? e->base.rank : 0),
+                  "a tuned engine ranks only with its tuning bits");
+            if (e->fused_aes != NULL && strcmp(e->fused_aes, in.name) == 0 &&
+                g.available && rijn_impl_rank(&e->base) > 0 &&
+                (best == NULL ||
+                 rijn_impl_rank(&e->base) > rijn_impl_rank(&best->base)))
+                best = e;
+        }
+        if (best != NULL && in.available)
+            check(pick == best, "a key picks the best-ranked fused engine");
+        if (best != NULL && in.available)
+            tu_note("%s: GHASH engine %s", in.name, pick->base.name);
+    }
+#if defined(__x86_64__)
+    {
+        const rijn_ghash_engine *k = rijn_ghash_find("vpclmul-avx512-kara");
+        const rijn_ghash_engine *p = rijn_ghash_for("vaes-avx512");
+        if (k != NULL && rijn_impl_runnable(&k->base))
+            check(strcmp(p->base.name, (feat & RIJN_CPU_VPCLMUL_SLOW)
+                                           ? "vpclmul-avx512-kara"
+                                           : "vpclmul-avx512") == 0,
+                  "vaes-avx512 keys use -kara exactly where VPCLMULQDQ is "
+                  "the bound");
+    }
+#endif
     rijn_impl_info none;
     check(rijn_impl_get(rijn_impl_count(), &none) == -1, "out of range");
 

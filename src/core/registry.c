@@ -64,6 +64,12 @@ int rijn_impl_runnable(const rijn_impl *d)
 }
 
 /* see internal.h */
+int rijn_impl_rank(const rijn_impl *d)
+{
+    return (d->tuned & ~rijn_cpu_features_get()) == 0 ? d->rank : 0;
+}
+
+/* see internal.h */
 const rijn_impl *rijn_registry_find(const rijn_registry *r, const char *name)
 {
     if (name == NULL)
@@ -74,15 +80,16 @@ const rijn_impl *rijn_registry_find(const rijn_registry *r, const char *name)
     return NULL;
 }
 
-/* The highest-ranked runnable one; rank 0 is never picked. */
+/* The highest-ranked runnable one; rank 0 is never picked (rijn_impl_rank:
+ * a tuned variant counts only on the CPUs it is tuned for). */
 static const rijn_impl *best_runnable(const rijn_registry *r)
 {
     const rijn_impl *best = NULL;
 
     for (size_t i = 0; i < r->count; i++) {
         const rijn_impl *d = r->list[i];
-        if (d->rank > 0 && rijn_impl_runnable(d) &&
-            (best == NULL || d->rank > best->rank))
+        if (rijn_impl_rank(d) > 0 && rijn_impl_runnable(d) &&
+            (best == NULL || rijn_impl_rank(d) > rijn_impl_rank(best)))
             best = d;
     }
     return best;

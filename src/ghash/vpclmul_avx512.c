@@ -6,10 +6,16 @@
  * Batch width. Fused loop: 32 blocks per step, 8 ZMM of counter blocks in
  * flight; between their AES rounds it hashes 32 blocks (the previous
  * step's ciphertext when encrypting, this step's input when decrypting)
- * against H^32..H^1 with one reduction. Schoolbook products (4 VPCLMULQDQ
- * per ZMM); Karatsuba measured within +-2% of it here (faster for AES-128,
- * slower for AES-256: the extra XORs and shuffles compete with VAESENC),
- * so the loop keeps the simpler form, as Linux's AVX-512 code does. The
+ * against H^32..H^1 with one reduction. Two forms of the products, two
+ * engines over this one file: vpclmul-avx512, schoolbook (4 VPCLMULQDQ per
+ * ZMM, as Linux's AVX-512 code), and vpclmul-avx512-kara, Karatsuba (3 per
+ * ZMM, the middle one from the table below, for 2 more operations a ZMM:
+ * a swap and an XOR). Karatsuba was within +-2% of schoolbook on Zen 4
+ * (the extra operations compete with VAESENC there) and is expected to
+ * lose up to 3% for AES-128 on Sapphire Rapids (see below); on Zen 5,
+ * where the multiplies are the bound, it took 15-17% less time on 16 KiB
+ * messages (below). The -kara engine is picked only there (RIJN_CPU_VPCLMUL_SLOW,
+ * internal.h); either runs anywhere when named. The
  * last 1..32 blocks take one batch of as many ZMM as they need, 1 to 8,
  * with masked loads and stores (no byte outside in/out is read or
  * written). A ladder of 1, 2, 4, 6 and 8 ZMM, one ZMM of AES to spare
@@ -58,8 +64,19 @@
  * halves, VAESENC one per cycle, VPCLMULQDQ one per two cycles (XMM and
  * YMM alike), on the same pipes; so a 32-block step costs at least
  * (2 * 8 * rounds + 2 * 34) / 2 cycles, 0.22 c/B for AES-128 and 0.29 for
- * AES-256, and the loop runs within 10-17% of that. Zen 5 and Intel run
- * both at full width on separate ports.
+ * AES-256, and the loop runs within 10-17% of that.
+ *
+ * Zen 5 (measured, family 1Ah model 2): VAESENC two per cycle at every
+ * width, latency 4; VPCLMULQDQ one per two cycles at every width (8
+ * independent ones took 16 cycles on XMM, YMM and ZMM alike), latency 5,
+ * on a pipe of its own (32 VAESENC with 8 VPCLMULQDQ: 16 cycles). So
+ * GHASH on ZMM costs at least 2 cycles per multiply: a schoolbook step
+ * (34) at least 68 cycles, more than its AES-128 (40) and AES-256 (56);
+ * a Karatsuba step (26) 52. The XORs, ternary logic, VPADDD and VPSHUFD
+ * run on two more pipes (16 VAESENC with 16 of them: 8 cycles); VPSHUFB
+ * and the lane shuffles share pipes with VAESENC (16 with 16: 12.6).
+ * With 8 ZMM of AES in flight, 8 chains of latency 4 just keep the two
+ * AES pipes busy, with no slack.
  *
  * Sapphire Rapids (measured, family 6 model 167): VAESENC on ZMM issues on
  * port 0 only, VPCLMULQDQ and shuffles on port 5, the other 512-bit
@@ -174,9 +191,9 @@ VP_INLINE __m128i vp_encrypt1(__m128i x, const __m512i *rk, const unsigned nr)
 }
 
 /* Unreduced sum of 256-bit products, per lane: lo + x^64 mi + x^128 hi;
- * pl, pu: vp_ghash_step's low and high products waiting for a pair. */
+ * pl, pu, pm: vp_ghash_step's products waiting for a pair. */
 typedef struct {
-    __m512i lo, mi, hi, pl, pu;
+    __m512i lo, mi, hi, pl, pu, pm;
 } vp_sum;
 
 VP_INLINE void vp_sum_first(vp_sum *s, __m512i x, __m512i h)
@@ -359,7 +376,8 @@ VP_FN static void vp_init(uint64_t *hk, const uint8_t h[16])
 
 /*
  * GHASH step i over n ZMM of data (4n blocks; *acc joins block 0) with the
- * powers at hp: steps 0..n-1 byte-reverse and multiply one ZMM each, n
+ * powers at hp (H^32.., with the Karatsuba table after them when kara):
+ * steps 0..n-1 byte-reverse and multiply one ZMM each, n
  * and n+1 reduce, n+2 puts the lane sum in *acc; later steps do nothing.
  * Spread over the AES rounds of the fused loop, with one ZMM of data live
  * at a time. The data: with cv (encryption), cv[i], the ciphertext the
@@ -370,11 +388,14 @@ VP_FN static void vp_init(uint64_t *hk, const uint8_t h[16])
  * blocks decrypted (ghash.h, dec). d holds the input alone, the last round key added at
  * the last round: stored with the key added, as it was, it had to be
  * wiped after the call (with the ciphertext it gives the key).
+ * kara: Karatsuba products (3 VPCLMULQDQ a ZMM, the middle one from the
+ * table of H's half-sums, lo ^ hi joined at the first fold) instead of
+ * schoolbook's 4 (see the top: which CPUs each suits).
  */
 VP_INLINE void vp_ghash_step(const unsigned i, const size_t n, vp_sum *s,
                              const uint8_t *src, const uint8_t *hp,
                              __m512i *acc, __m512i poly, __m512i bswap,
-                             __m512i *d, const __m512i *cv)
+                             __m512i *d, const __m512i *cv, const int kara)
 {
     if (i < n) {
         __m512i x;
@@ -387,7 +408,35 @@ VP_INLINE void vp_ghash_step(const unsigned i, const size_t n, vp_sum *s,
             x = _mm512_shuffle_epi8(v, bswap);
         }
         const __m512i h = _mm512_loadu_si512(hp + 64 * i);
-        if (i == 0) {
+        if (kara) {
+            /* as below, with the middle products paired too */
+            if (i == 0)
+                x = _mm512_xor_si512(x, *acc);
+            const __m512i t =
+                _mm512_loadu_si512(hp + VP_MIDS + 64 * (i % 4));
+            const __m512i xm = _mm512_xor_si512(x, vp_swap64(x));
+            const __m512i l = _mm512_clmulepi64_epi128(x, h, 0x00);
+            const __m512i u = _mm512_clmulepi64_epi128(x, h, 0x11);
+            const __m512i m = i < 4 ? _mm512_clmulepi64_epi128(xm, t, 0x00)
+                                    : _mm512_clmulepi64_epi128(xm, t, 0x10);
+            if (i == 0) {
+                s->lo = l;
+                s->hi = u;
+                s->mi = m;
+            } else if (i % 2 == 0 && i + 1 < n) {
+                s->pl = l;
+                s->pu = u;
+                s->pm = m;
+            } else if (i % 2 == 1 && i >= 3) {
+                s->lo = vp_xor3(s->lo, s->pl, l);
+                s->hi = vp_xor3(s->hi, s->pu, u);
+                s->mi = vp_xor3(s->mi, s->pm, m);
+            } else {
+                s->lo = _mm512_xor_si512(s->lo, l);
+                s->hi = _mm512_xor_si512(s->hi, u);
+                s->mi = _mm512_xor_si512(s->mi, m);
+            }
+        } else if (i == 0) {
             vp_sum_first(s, _mm512_xor_si512(x, *acc), h);
         } else {
             /* vp_sum_add, with the low and high products of two ZMM in
@@ -409,6 +458,8 @@ VP_INLINE void vp_ghash_step(const unsigned i, const size_t n, vp_sum *s,
         }
         __asm__("" : "+v"(s->lo), "+v"(s->mi), "+v"(s->hi));
     } else if (i == n) {
+        if (kara)
+            s->mi = vp_xor3(s->mi, s->lo, s->hi);
         vp_fold_lo(s, poly);
     } else if (i == n + 1) {
         vp_fold_mi(s, poly);
@@ -602,7 +653,7 @@ VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
                           const size_t q, const int pend, const size_t len,
                           vp_ctr cb, const uint8_t *pw, uint8_t *out,
                           const uint8_t *in, __m512i acc, const vp_fin *fin,
-                          const __m512i *cv)
+                          const __m512i *cv, const int kara)
 {
     const __m512i bswap = vp_bswap(), poly = vp_poly();
     const size_t m = (len + 15) / 16;
@@ -630,12 +681,13 @@ VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
         vp_round(st, q, rk + r);
         if (pend)
             vp_ghash_step(r - 1, VP_W, &s, NULL, pw, &acc, poly, bswap, NULL,
-                          cv);
+                          cv, kara);
     }
     if (pend) {
         RIJN_UNROLL(8)
         for (r = nr - 1; r < VP_W + 3; r++)
-            vp_ghash_step(r, VP_W, &s, NULL, pw, &acc, poly, bswap, NULL, cv);
+            vp_ghash_step(r, VP_W, &s, NULL, pw, &acc, poly, bswap, NULL, cv,
+                          kara);
     }
     kl = vp_key(rk + nr);
     RIJN_UNROLL(8)
@@ -686,7 +738,7 @@ VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
 VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
                         uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
                         const uint8_t *in, size_t len, const unsigned nr,
-                        const int enc, const vp_fin *fin)
+                        const int enc, const vp_fin *fin, const int kara)
 {
     const uint8_t *pw = (const uint8_t *)(const void *)hk;
     const __m512i bswap = vp_bswap(), poly = vp_poly();
@@ -764,11 +816,12 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
         for (r = 1; r < nr; r++) {                                        \
             vp_round(st, VP_W, rk + r);                                   \
             vp_ghash_step(r - 1, VP_W, &s, in, pw, &acc, poly, bswap, d,  \
-                          hv);                                            \
+                          hv, kara);                                      \
         }                                                                 \
         RIJN_UNROLL(8)                                                    \
         for (r = nr - 1; r < VP_W + 3; r++)                               \
-            vp_ghash_step(r, VP_W, &s, in, pw, &acc, poly, bswap, d, hv); \
+            vp_ghash_step(r, VP_W, &s, in, pw, &acc, poly, bswap, d, hv,  \
+                          kara);                                          \
         kl = vp_key(rk + nr);                                             \
         RIJN_UNROLL(8)                                                    \
         for (j = 0; j < VP_W; j++) {                                      \
@@ -806,7 +859,8 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
     /* the batch that holds the n blocks: the fewest ZMM, 0 to 8 (p: with
      * the pending step's hashing) */
 #define VP_TAIL(q, p) \
-    acc = vp_tail(rk, nr, enc, q, p, len, cb, pw, out, in, acc, fin, cv)
+    acc = vp_tail(rk, nr, enc, q, p, len, cb, pw, out, in, acc, fin, cv, \
+                  kara)
 #define VP_TAILS(p)                      \
     do {                                 \
         if (n > 28)                      \
@@ -832,7 +886,7 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
         RIJN_UNROLL(16)
         for (r = 0; r < VP_W + 3; r++)
             vp_ghash_step(r, VP_W, &s, NULL, pw, &acc, poly, bswap, NULL,
-                          cv);
+                          cv, kara);
     } else if (pending) {
         VP_TAILS(1);
     } else {
@@ -851,40 +905,44 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
 VP_INLINE void vp_crypt_nr(const rijn_aes_key *k, const uint64_t *hk,
                            uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
                            const uint8_t *in, size_t len, const int enc,
-                           const vp_fin *fin)
+                           const vp_fin *fin, const int kara)
 {
     if (k->rounds == 10)
-        vp_crypt(k, hk, y, ctr, out, in, len, 10, enc, fin);
+        vp_crypt(k, hk, y, ctr, out, in, len, 10, enc, fin, kara);
     else if (k->rounds == 12)
-        vp_crypt(k, hk, y, ctr, out, in, len, 12, enc, fin);
+        vp_crypt(k, hk, y, ctr, out, in, len, 12, enc, fin, kara);
     else
-        vp_crypt(k, hk, y, ctr, out, in, len, 14, enc, fin);
+        vp_crypt(k, hk, y, ctr, out, in, len, 14, enc, fin, kara);
 }
 
-VP_FN static void vp_enc(const rijn_aes_key *k, const uint64_t *hk,
-                         uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
-                         const uint8_t *in, size_t nblocks)
-{
-    vp_crypt_nr(k, hk, y, ctr, out, in, 16 * nblocks, 1, NULL);
-}
-
-VP_FN static void vp_dec(const rijn_aes_key *k, const uint64_t *hk,
-                         uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
-                         const uint8_t *in, size_t nblocks)
-{
-    vp_crypt_nr(k, hk, y, ctr, out, in, 16 * nblocks, 0, NULL);
-}
-
-VP_FN static void vp_last(const rijn_aes_key *k, const uint64_t *hk,
-                          uint8_t y[16], const uint8_t ctr[16],
-                          const uint8_t j0[16], uint8_t *out,
-                          const uint8_t *in, size_t len, uint64_t aad_len,
-                          int decrypt, uint8_t tag[16])
-{
-    const vp_fin fin = {j0, aad_len, len, tag};
-
-    vp_crypt_nr(k, hk, y, ctr, out, in, len, !decrypt, &fin);
-}
+/* The engine's entry points, schoolbook (kara 0) and Karatsuba (1) */
+#define VP_ENTRIES(sfx, kara)                                               \
+    VP_FN static void vp_enc##sfx(const rijn_aes_key *k, const uint64_t *hk, \
+                                  uint8_t y[16], const uint8_t ctr[16],     \
+                                  uint8_t *out, const uint8_t *in,          \
+                                  size_t nblocks)                           \
+    {                                                                       \
+        vp_crypt_nr(k, hk, y, ctr, out, in, 16 * nblocks, 1, NULL, kara);   \
+    }                                                                       \
+    VP_FN static void vp_dec##sfx(const rijn_aes_key *k, const uint64_t *hk, \
+                                  uint8_t y[16], const uint8_t ctr[16],     \
+                                  uint8_t *out, const uint8_t *in,          \
+                                  size_t nblocks)                           \
+    {                                                                       \
+        vp_crypt_nr(k, hk, y, ctr, out, in, 16 * nblocks, 0, NULL, kara);   \
+    }                                                                       \
+    VP_FN static void vp_last##sfx(                                         \
+        const rijn_aes_key *k, const uint64_t *hk, uint8_t y[16],           \
+        const uint8_t ctr[16], const uint8_t j0[16], uint8_t *out,          \
+        const uint8_t *in, size_t len, uint64_t aad_len, int decrypt,       \
+        uint8_t tag[16])                                                    \
+    {                                                                       \
+        const vp_fin fin = {j0, aad_len, len, tag};                         \
+        vp_crypt_nr(k, hk, y, ctr, out, in, len, !decrypt, &fin, kara);     \
+    }
+VP_ENTRIES(, 0)
+VP_ENTRIES(_k, 1)
+#undef VP_ENTRIES
 
 /* ------------------------------------------------------------------------
  * One-shot short messages
@@ -1152,6 +1210,25 @@ const rijn_ghash_engine rijn_ghash_vpclmul_avx512 = {
     .dec = vp_dec,
     .oneshot = vp_oneshot,
     .last = vp_last,
+};
+
+/* The same engine with Karatsuba products in the fused loop: picked where
+ * VPCLMULQDQ is the bound (RIJN_CPU_VPCLMUL_SLOW, Zen 5; see the top),
+ * runs anywhere vpclmul-avx512 does when named. */
+const rijn_ghash_engine rijn_ghash_vpclmul_avx512_kara = {
+    .base = {.name = "vpclmul-avx512-kara",
+             .needs = RIJN_X86_NEEDS(VP_FEATURES),
+             .constant_time = 1,
+             .rank = 41,
+             .tuned = RIJN_CPU_VPCLMUL_SLOW},
+    .key_bytes = VP_KEY_BYTES,
+    .init = vp_init,
+    .blocks = vp_blocks,
+    .fused_aes = "vaes-avx512",
+    .enc = vp_enc_k,
+    .dec = vp_dec_k,
+    .oneshot = vp_oneshot,
+    .last = vp_last_k,
 };
 
 #else

@@ -88,9 +88,10 @@ static const rijn_ghash_engine *pick_engine(const rijn_aes_impl *aes,
         return last_pick;
     for (size_t i = 0; i < ghash_registry.count; i++) {
         const rijn_ghash_engine *e = as_ghash(ghash_registry.list[i]);
-        if (aes != NULL && fuses(e, aes) && e->base.rank > 0 &&
+        if (aes != NULL && fuses(e, aes) && rijn_impl_rank(&e->base) > 0 &&
             rijn_impl_runnable(&e->base) &&
-            (best == NULL || e->base.rank > best->base.rank))
+            (best == NULL ||
+             rijn_impl_rank(&e->base) > rijn_impl_rank(&best->base)))
             best = e;
     }
     if (best == NULL)

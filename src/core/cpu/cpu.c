@@ -24,6 +24,7 @@ const rijn_cpu_feature_name rijn_cpu_feature_names[] = {
     {"avx512ifma", RIJN_CPU_AVX512IFMA},
     {"gfni", RIJN_CPU_GFNI},
     {"sha", RIJN_CPU_SHA},
+    {"vpclmul-slow", RIJN_CPU_VPCLMUL_SLOW},
     {"neon", RIJN_CPU_NEON},
     {"aes", RIJN_CPU_ARM_AES},
     {"pmull", RIJN_CPU_ARM_PMULL},
