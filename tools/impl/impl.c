@@ -64,11 +64,11 @@ static void print_provider(void)
 }
 
 /* One row of a table: name, available, constant-time, needs, note. */
-static void print_info(const rijn_impl_info *info, const char *note)
+static void print_info(const rijn_impl_info *info, const char *note, int w)
 {
     char line[512];
     size_t len;
-    snprintf(line, sizeof line, "  %-14s %-10s %-14s %-24s%s", info->name,
+    snprintf(line, sizeof line, "  %-*s %-10s %-14s %-24s%s", w, info->name,
              info->available ? "yes" : "no",
              info->constant_time ? "yes" : "NO",
              info->needs[0] ? info->needs : "-", note);
@@ -124,16 +124,19 @@ static int print_table(const char *title, size_t n,
 {
     rijn_impl_info info;
     char note[256];
-    int variable_time = 0;
+    int variable_time = 0, w = 14; /* the name column: the longest name */
 
+    for (size_t i = 0; i < n; i++)
+        if (get(i, &info) == 0 && (int)strlen(info.name) > w)
+            w = (int)strlen(info.name);
     printf("%s compiled in: %zu\n\n", title, n);
-    printf("  %-14s %-10s %-14s %s\n", "name", "available", "constant-time",
+    printf("  %-*s %-10s %-14s %s\n", w, "name", "available", "constant-time",
            "needs");
     for (size_t i = 0; i < n; i++) {
         if (get(i, &info) != 0)
             continue;
         note_of(&info, note, sizeof note);
-        print_info(&info, note);
+        print_info(&info, note, w);
         if (!info.constant_time)
             variable_time = 1;
     }
