@@ -74,8 +74,8 @@
  *                                               vaes-avx512: 32 blocks per
  *                                               step on ZMM, H^32..H^1,
  *                                               schoolbook products
- *     vpclmul-avx512-kara                       the same, Karatsuba products
- *                       x86-64   yes            (3 multiplies a ZMM, not 4);
+ *     vpclmul-avx512-kara x86-64 yes            the same, Karatsuba products
+ *                                               (3 multiplies a ZMM, not 4);
  *                                               picked instead on AMD Zen 5,
  *                                               where the multiplies bound it
  *     vpclmul-avx2      x86-64   yes            VPCLMULQDQ, VAES, AVX2 (and
