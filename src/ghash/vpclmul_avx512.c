@@ -212,6 +212,19 @@ VP_INLINE void vp_sum_add(vp_sum *s, __m512i x, __m512i h)
     s->hi = _mm512_xor_si512(s->hi, _mm512_clmulepi64_epi128(x, h, 0x11));
 }
 
+/* Karatsuba's middle product of x (ZMM j of a 32-block batch, 0..7)
+ * and its powers: (x's halves XORed) times the half-sums of the powers
+ * at pw + 64 j, from the table at pw + VP_MIDS (see the top). Its lo ^ hi
+ * is added to the sum's mi before the first fold. */
+VP_INLINE __m512i vp_kara_mid(__m512i x, const uint8_t *pw, const unsigned j)
+{
+    const __m512i t = _mm512_loadu_si512(pw + VP_MIDS + 64 * (j % 4));
+    const __m512i xm = _mm512_xor_si512(x, vp_swap64(x));
+
+    return j < 4 ? _mm512_clmulepi64_epi128(xm, t, 0x00)
+                 : _mm512_clmulepi64_epi128(xm, t, 0x10);
+}
+
 /* First fold: lo into mi. */
 VP_INLINE void vp_fold_lo(vp_sum *s, __m512i poly)
 {
@@ -412,13 +425,9 @@ VP_INLINE void vp_ghash_step(const unsigned i, const size_t n, vp_sum *s,
             /* as below, with the middle products paired too */
             if (i == 0)
                 x = _mm512_xor_si512(x, *acc);
-            const __m512i t =
-                _mm512_loadu_si512(hp + VP_MIDS + 64 * (i % 4));
-            const __m512i xm = _mm512_xor_si512(x, vp_swap64(x));
             const __m512i l = _mm512_clmulepi64_epi128(x, h, 0x00);
             const __m512i u = _mm512_clmulepi64_epi128(x, h, 0x11);
-            const __m512i m = i < 4 ? _mm512_clmulepi64_epi128(xm, t, 0x00)
-                                    : _mm512_clmulepi64_epi128(xm, t, 0x10);
+            const __m512i m = vp_kara_mid(x, hp, i);
             if (i == 0) {
                 s->lo = l;
                 s->hi = u;
@@ -483,12 +492,9 @@ VP_INLINE __m512i vp_hash32(const uint8_t *pw, __m512i acc, const uint8_t *in,
     RIJN_UNROLL(8)
     for (j = 0; j < 8; j++) {
         const __m512i h = _mm512_loadu_si512(pw + 64 * j);
-        const __m512i m = _mm512_loadu_si512(pw + VP_MIDS + 64 * (j % 4));
-        const __m512i xm = _mm512_xor_si512(x[j], vp_swap64(x[j]));
         const __m512i l = _mm512_clmulepi64_epi128(x[j], h, 0x00);
         const __m512i u = _mm512_clmulepi64_epi128(x[j], h, 0x11);
-        const __m512i c = j < 4 ? _mm512_clmulepi64_epi128(xm, m, 0x00)
-                                : _mm512_clmulepi64_epi128(xm, m, 0x10);
+        const __m512i c = vp_kara_mid(x[j], pw, (unsigned)j);
         lo = j == 0 ? l : _mm512_xor_si512(lo, l);
         hi = j == 0 ? u : _mm512_xor_si512(hi, u);
         mi = j == 0 ? c : _mm512_xor_si512(mi, c);
