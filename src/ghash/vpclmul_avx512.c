@@ -14,8 +14,11 @@
  * (the extra operations compete with VAESENC there) and is expected to
  * lose up to 3% for AES-128 on Sapphire Rapids (see below); on Zen 5,
  * where the multiplies are the bound, it took 15-17% less time on 16 KiB
- * messages (below). The -kara engine is picked only there (RIJN_CPU_VPCLMUL_SLOW,
- * internal.h); either runs anywhere when named. The
+ * messages (below). The -kara engine is picked only there
+ * (RIJN_CPU_VPCLMUL_SLOW, internal.h); either runs anywhere when named.
+ * vp_ghash_step keeps the two forms in separate branches, the schoolbook
+ * one as it was: written as one, gcc scheduled the schoolbook loop
+ * differently (two more register moves, AES-256 2% slower on Zen 5). The
  * last 1..32 blocks take one batch of as many ZMM as they need, 1 to 8,
  * with masked loads and stores (no byte outside in/out is read or
  * written). A ladder of 1, 2, 4, 6 and 8 ZMM, one ZMM of AES to spare
