@@ -7,15 +7,17 @@
  * flight; between their AES rounds it hashes 32 blocks (the previous
  * step's ciphertext when encrypting, this step's input when decrypting)
  * against H^32..H^1 with one reduction. Two forms of the products, two
- * engines over this one file: vpclmul-avx512, schoolbook (4 VPCLMULQDQ per
- * ZMM, as Linux's AVX-512 code), and vpclmul-avx512-kara, Karatsuba (3 per
- * ZMM, the middle one from the table below, for 2 more operations a ZMM:
- * a swap and an XOR). Karatsuba was within +-2% of schoolbook on Zen 4
- * (the extra operations compete with VAESENC there) and is expected to
- * lose up to 3% for AES-128 on Sapphire Rapids (see below); on Zen 5,
- * where the multiplies are the bound, it took 15-17% less time on 16 KiB
- * messages (below). The -kara engine is picked only there
- * (RIJN_CPU_VPCLMUL_SLOW, internal.h); either runs anywhere when named.
+ * engines from this one source (the second compiled from
+ * vpclmul_avx512_kara.c, VP_KARA 1): vpclmul-avx512, schoolbook (4
+ * VPCLMULQDQ per ZMM, as Linux's AVX-512 code), and vpclmul-avx512-kara,
+ * Karatsuba (3 per ZMM, the middle one from the table below, for 2 more
+ * operations a ZMM: a swap and an XOR). Karatsuba was within +-2% of
+ * schoolbook on Zen 4 (the extra operations compete with VAESENC there)
+ * and is expected to lose up to 3% for AES-128 on Sapphire Rapids (see
+ * below); on Zen 5, where the multiplies are the bound, it took 15-17%
+ * less time on 16 KiB messages (below). The -kara engine is picked only
+ * there (RIJN_CPU_VPCLMUL_SLOW, internal.h); either runs anywhere when
+ * named.
  * vp_ghash_step keeps the two forms in separate branches, the schoolbook
  * one as it was: written as one, gcc scheduled the schoolbook loop
  * differently (two more register moves, AES-256 2% slower on Zen 5). The
@@ -121,6 +123,23 @@
 #define VP_MIDS (16 * VP_POWERS)  /* offset of the Karatsuba table */
 #define VP_KEY_BYTES (VP_MIDS + 8 * VP_POWERS)
 #define VP_W 8                    /* ZMM per step of the fused loop */
+
+/* The Karatsuba engine is this file compiled again with VP_KARA 1
+ * (vpclmul_avx512_kara.c): its own translation unit, so that the two
+ * compile in parallel (one file of both took gcc 3 minutes with ASan and
+ * UBSan). What the engines share (key setup, GHASH alone, one-shot
+ * messages) is compiled once, in the VP_KARA 0 copy, under these names. */
+#ifndef VP_KARA
+#define VP_KARA 0
+#endif
+VP_FN void rijn_vp512_init(uint64_t *hk, const uint8_t h[16]);
+VP_FN void rijn_vp512_blocks(const uint64_t *hk, uint8_t y[16],
+                             const uint8_t *in, size_t n);
+VP_FN void rijn_vp512_oneshot(const rijn_aes_key *k, const uint64_t *hk,
+                              const uint8_t j0[16], uint8_t *out,
+                              const uint8_t *in, size_t len,
+                              const uint8_t *aad, size_t aad_len, int decrypt,
+                              uint8_t tag[16]);
 
 /* ------------------------------------------------------------------------
  * Field arithmetic
@@ -339,7 +358,8 @@ VP_INLINE __m128i vp_load_4x4(const uint8_t *p)
  * Key setup
  * --------------------------------------------------------------------- */
 
-VP_FN static void vp_init(uint64_t *hk, const uint8_t h[16])
+#if !VP_KARA
+VP_FN void rijn_vp512_init(uint64_t *hk, const uint8_t h[16])
 {
     uint8_t *pw = (uint8_t *)(void *)hk;
     uint64_t hh = rijn_load64_be(h), hl = rijn_load64_be(h + 8);
@@ -385,6 +405,7 @@ VP_FN static void vp_init(uint64_t *hk, const uint8_t h[16])
         _mm512_storeu_si512(pw + VP_MIDS + 64 * j,
                             _mm512_mask_blend_epi64(0xaa, p[7 - j], p[3 - j]));
 }
+#endif /* !VP_KARA */
 
 /* ------------------------------------------------------------------------
  * GHASH alone
@@ -508,8 +529,9 @@ VP_INLINE __m512i vp_hash32(const uint8_t *pw, __m512i acc, const uint8_t *in,
     return vp_fold_lanes(vp_reduce(&s, poly));
 }
 
-VP_FN static void vp_blocks(const uint64_t *hk, uint8_t y[16],
-                            const uint8_t *in, size_t n)
+#if !VP_KARA
+VP_FN void rijn_vp512_blocks(const uint64_t *hk, uint8_t y[16],
+                             const uint8_t *in, size_t n)
 {
     const uint8_t *pw = (const uint8_t *)(const void *)hk;
     const __m512i bswap = vp_bswap(), poly = vp_poly();
@@ -549,6 +571,7 @@ VP_FN static void vp_blocks(const uint64_t *hk, uint8_t y[16],
     }
     gx_store(y, _mm512_castsi512_si128(acc));
 }
+#endif /* !VP_KARA */
 
 /* ------------------------------------------------------------------------
  * AES-GCM fused with vaes-avx512
@@ -924,35 +947,32 @@ VP_INLINE void vp_crypt_nr(const rijn_aes_key *k, const uint64_t *hk,
         vp_crypt(k, hk, y, ctr, out, in, len, 14, enc, fin, kara);
 }
 
-/* The engine's entry points, schoolbook (kara 0) and Karatsuba (1) */
-#define VP_ENTRIES(sfx, kara)                                               \
-    VP_FN static void vp_enc##sfx(const rijn_aes_key *k, const uint64_t *hk, \
-                                  uint8_t y[16], const uint8_t ctr[16],     \
-                                  uint8_t *out, const uint8_t *in,          \
-                                  size_t nblocks)                           \
-    {                                                                       \
-        vp_crypt_nr(k, hk, y, ctr, out, in, 16 * nblocks, 1, NULL, kara);   \
-    }                                                                       \
-    VP_FN static void vp_dec##sfx(const rijn_aes_key *k, const uint64_t *hk, \
-                                  uint8_t y[16], const uint8_t ctr[16],     \
-                                  uint8_t *out, const uint8_t *in,          \
-                                  size_t nblocks)                           \
-    {                                                                       \
-        vp_crypt_nr(k, hk, y, ctr, out, in, 16 * nblocks, 0, NULL, kara);   \
-    }                                                                       \
-    VP_FN static void vp_last##sfx(                                         \
-        const rijn_aes_key *k, const uint64_t *hk, uint8_t y[16],           \
-        const uint8_t ctr[16], const uint8_t j0[16], uint8_t *out,          \
-        const uint8_t *in, size_t len, uint64_t aad_len, int decrypt,       \
-        uint8_t tag[16])                                                    \
-    {                                                                       \
-        const vp_fin fin = {j0, aad_len, len, tag};                         \
-        vp_crypt_nr(k, hk, y, ctr, out, in, len, !decrypt, &fin, kara);     \
-    }
-VP_ENTRIES(, 0)
-VP_ENTRIES(_k, 1)
-#undef VP_ENTRIES
+/* The entry points, with this copy's products (VP_KARA) */
+VP_FN static void vp_enc(const rijn_aes_key *k, const uint64_t *hk,
+                         uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
+                         const uint8_t *in, size_t nblocks)
+{
+    vp_crypt_nr(k, hk, y, ctr, out, in, 16 * nblocks, 1, NULL, VP_KARA);
+}
 
+VP_FN static void vp_dec(const rijn_aes_key *k, const uint64_t *hk,
+                         uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
+                         const uint8_t *in, size_t nblocks)
+{
+    vp_crypt_nr(k, hk, y, ctr, out, in, 16 * nblocks, 0, NULL, VP_KARA);
+}
+
+VP_FN static void vp_last(const rijn_aes_key *k, const uint64_t *hk,
+                          uint8_t y[16], const uint8_t ctr[16],
+                          const uint8_t j0[16], uint8_t *out,
+                          const uint8_t *in, size_t len, uint64_t aad_len,
+                          int decrypt, uint8_t tag[16])
+{
+    const vp_fin fin = {j0, aad_len, len, tag};
+    vp_crypt_nr(k, hk, y, ctr, out, in, len, !decrypt, &fin, VP_KARA);
+}
+
+#if !VP_KARA
 /* ------------------------------------------------------------------------
  * One-shot short messages
  * --------------------------------------------------------------------- */
@@ -1179,10 +1199,11 @@ VP_INLINE void vp_oneshot_y(const rijn_aes_key *k, const uint8_t *pw,
                      _mm_xor_si128(_mm_shuffle_epi8(r128, vp_bswap128()), ek));
 }
 
-VP_FN static void vp_oneshot(const rijn_aes_key *k, const uint64_t *hk,
-                             const uint8_t j0[16], uint8_t *out,
-                             const uint8_t *in, size_t len, const uint8_t *aad,
-                             size_t aad_len, int decrypt, uint8_t tag[16])
+VP_FN void rijn_vp512_oneshot(const rijn_aes_key *k, const uint64_t *hk,
+                              const uint8_t j0[16], uint8_t *out,
+                              const uint8_t *in, size_t len,
+                              const uint8_t *aad, size_t aad_len, int decrypt,
+                              uint8_t tag[16])
 {
     const uint8_t *pw = (const uint8_t *)(const void *)hk;
     /* YMM for the data blocks and J0 up to 80 bytes; 96 and 112 bytes on
@@ -1212,15 +1233,17 @@ const rijn_ghash_engine rijn_ghash_vpclmul_avx512 = {
     .base = {.name = "vpclmul-avx512", .needs = RIJN_X86_NEEDS(VP_FEATURES),
              .constant_time = 1, .rank = 40},
     .key_bytes = VP_KEY_BYTES,
-    .init = vp_init,
-    .blocks = vp_blocks,
+    .init = rijn_vp512_init,
+    .blocks = rijn_vp512_blocks,
     .fused_aes = "vaes-avx512",
     .enc = vp_enc,
     .dec = vp_dec,
-    .oneshot = vp_oneshot,
+    .oneshot = rijn_vp512_oneshot,
     .last = vp_last,
 };
+#endif /* !VP_KARA */
 
+#if VP_KARA
 /* The same engine with Karatsuba products in the fused loop: picked where
  * VPCLMULQDQ is the bound (RIJN_CPU_VPCLMUL_SLOW, Zen 5; see the top),
  * runs anywhere vpclmul-avx512 does when named. */
@@ -1231,14 +1254,15 @@ const rijn_ghash_engine rijn_ghash_vpclmul_avx512_kara = {
              .rank = 41,
              .tuned = RIJN_CPU_VPCLMUL_SLOW},
     .key_bytes = VP_KEY_BYTES,
-    .init = vp_init,
-    .blocks = vp_blocks,
+    .init = rijn_vp512_init,
+    .blocks = rijn_vp512_blocks,
     .fused_aes = "vaes-avx512",
-    .enc = vp_enc_k,
-    .dec = vp_dec_k,
-    .oneshot = vp_oneshot,
-    .last = vp_last_k,
+    .enc = vp_enc,
+    .dec = vp_dec,
+    .oneshot = rijn_vp512_oneshot,
+    .last = vp_last,
 };
+#endif
 
 #else
 typedef int rijn_vpclmul_avx512_not_built; /* ISO C wants a non-empty file */
