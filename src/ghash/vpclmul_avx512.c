@@ -239,7 +239,7 @@ VP_INLINE void vp_sum_add(vp_sum *s, __m512i x, __m512i h)
 /* vp_sum_first and vp_sum_add in Karatsuba's form, the powers' half-sums
  * made here (h at any offset, where the table cannot serve): 3 VPCLMULQDQ
  * for 4, for 4 more operations off the multiplier; mi holds only the
- * middle products until vp_kara_join. */
+ * middle products until lo ^ hi joins it before the reduction. */
 VP_INLINE void vp_ksum(vp_sum *s, __m512i x, __m512i h, const int first)
 {
     const __m512i l = _mm512_clmulepi64_epi128(x, h, 0x00);
