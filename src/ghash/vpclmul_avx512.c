@@ -236,6 +236,7 @@ VP_INLINE void vp_sum_add(vp_sum *s, __m512i x, __m512i h)
     s->hi = _mm512_xor_si512(s->hi, _mm512_clmulepi64_epi128(x, h, 0x11));
 }
 
+#if VP_KARA /* (clang: an unused static function of the file is an error) */
 /* vp_sum_first and vp_sum_add in Karatsuba's form, the powers' half-sums
  * made here (h at any offset, where the table cannot serve): 3 VPCLMULQDQ
  * for 4, for 4 more operations off the multiplier; mi holds only the
@@ -258,6 +259,7 @@ VP_INLINE void vp_ksum(vp_sum *s, __m512i x, __m512i h, const int first)
         s->mi = _mm512_xor_si512(s->mi, m);
     }
 }
+#endif
 
 /* Karatsuba's middle product of x (ZMM j of a 32-block batch, 0..7)
  * and its powers: (x's halves XORed) times the half-sums of the powers
