@@ -440,7 +440,8 @@ VP_FN void rijn_vp512_init(uint64_t *hk, const uint8_t h[16])
 
 /*
  * GHASH step i over n ZMM of data (4n blocks; *acc joins block 0) with the
- * powers at hp (H^32.., with the Karatsuba table after them when kara):
+ * powers at hp (H^32.., with the Karatsuba table after them in the -kara
+ * copy):
  * steps 0..n-1 byte-reverse and multiply one ZMM each, n
  * and n+1 reduce, n+2 puts the lane sum in *acc; later steps do nothing.
  * Spread over the AES rounds of the fused loop, with one ZMM of data live
@@ -449,17 +450,18 @@ VP_FN void rijn_vp512_init(uint64_t *hk, const uint8_t h[16])
  * writer could choose what the tag covers (src and d unused); otherwise
  * (decryption: src is the input) ZMM i at src, loaded once, hashed, and
  * kept in d[i] for the caller's last round: the blocks hashed are the
- * blocks decrypted (ghash.h, dec). d holds the input alone, the last round key added at
- * the last round: stored with the key added, as it was, it had to be
- * wiped after the call (with the ciphertext it gives the key).
- * kara: Karatsuba products (3 VPCLMULQDQ a ZMM, the middle one from the
- * table of H's half-sums, lo ^ hi joined at the first fold) instead of
- * schoolbook's 4 (see the top: which CPUs each suits).
+ * blocks decrypted (ghash.h, dec). d holds the input alone, the last
+ * round key added at the last round: stored with the key added, as it
+ * was, it had to be wiped after the call (with the ciphertext it gives
+ * the key). VP_KARA (the -kara copy): Karatsuba products (3 VPCLMULQDQ a
+ * ZMM, the middle one from the table of H's half-sums, lo ^ hi joined at
+ * the first fold) instead of schoolbook's 4 (see the top: which CPUs each
+ * suits).
  */
 VP_INLINE void vp_ghash_step(const unsigned i, const size_t n, vp_sum *s,
                              const uint8_t *src, const uint8_t *hp,
                              __m512i *acc, __m512i poly, __m512i bswap,
-                             __m512i *d, const __m512i *cv, const int kara)
+                             __m512i *d, const __m512i *cv)
 {
     if (i < n) {
         __m512i x;
@@ -472,7 +474,7 @@ VP_INLINE void vp_ghash_step(const unsigned i, const size_t n, vp_sum *s,
             x = _mm512_shuffle_epi8(v, bswap);
         }
         const __m512i h = _mm512_loadu_si512(hp + 64 * i);
-        if (kara) {
+        if (VP_KARA) {
             /* as below, with the middle products paired too */
             if (i == 0)
                 x = _mm512_xor_si512(x, *acc);
@@ -518,7 +520,7 @@ VP_INLINE void vp_ghash_step(const unsigned i, const size_t n, vp_sum *s,
         }
         __asm__("" : "+v"(s->lo), "+v"(s->mi), "+v"(s->hi));
     } else if (i == n) {
-        if (kara)
+        if (VP_KARA)
             s->mi = vp_xor3(s->mi, s->lo, s->hi);
         vp_fold_lo(s, poly);
     } else if (i == n + 1) {
@@ -712,7 +714,7 @@ VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
                           const size_t q, const int pend, const size_t len,
                           vp_ctr cb, const uint8_t *pw, uint8_t *out,
                           const uint8_t *in, __m512i acc, const vp_fin *fin,
-                          const __m512i *cv, const int kara)
+                          const __m512i *cv)
 {
     const __m512i bswap = vp_bswap(), poly = vp_poly();
     const size_t m = (len + 15) / 16;
@@ -740,13 +742,13 @@ VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
         vp_round(st, q, rk + r);
         if (pend)
             vp_ghash_step(r - 1, VP_W, &s, NULL, pw, &acc, poly, bswap, NULL,
-                          cv, kara);
+                          cv);
     }
     if (pend) {
         RIJN_UNROLL(8)
         for (r = nr - 1; r < VP_W + 3; r++)
-            vp_ghash_step(r, VP_W, &s, NULL, pw, &acc, poly, bswap, NULL, cv,
-                          kara);
+            vp_ghash_step(r, VP_W, &s, NULL, pw, &acc, poly, bswap, NULL,
+                          cv);
     }
     kl = vp_key(rk + nr);
     RIJN_UNROLL(8)
@@ -809,7 +811,7 @@ VP_INLINE __m512i vp_tail(const __m512i *rk, const unsigned nr, const int enc,
 VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
                         uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
                         const uint8_t *in, size_t len, const unsigned nr,
-                        const int enc, const vp_fin *fin, const int kara)
+                        const int enc, const vp_fin *fin)
 {
     const uint8_t *pw = (const uint8_t *)(const void *)hk;
     const __m512i bswap = vp_bswap(), poly = vp_poly();
@@ -887,12 +889,11 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
         for (r = 1; r < nr; r++) {                                        \
             vp_round(st, VP_W, rk + r);                                   \
             vp_ghash_step(r - 1, VP_W, &s, in, pw, &acc, poly, bswap, d,  \
-                          hv, kara);                                      \
+                          hv);                                            \
         }                                                                 \
         RIJN_UNROLL(8)                                                    \
         for (r = nr - 1; r < VP_W + 3; r++)                               \
-            vp_ghash_step(r, VP_W, &s, in, pw, &acc, poly, bswap, d, hv,  \
-                          kara);                                          \
+            vp_ghash_step(r, VP_W, &s, in, pw, &acc, poly, bswap, d, hv); \
         kl = vp_key(rk + nr);                                             \
         RIJN_UNROLL(8)                                                    \
         for (j = 0; j < VP_W; j++) {                                      \
@@ -930,8 +931,7 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
     /* the batch that holds the n blocks: the fewest ZMM, 0 to 8 (p: with
      * the pending step's hashing) */
 #define VP_TAIL(q, p) \
-    acc = vp_tail(rk, nr, enc, q, p, len, cb, pw, out, in, acc, fin, cv, \
-                  kara)
+    acc = vp_tail(rk, nr, enc, q, p, len, cb, pw, out, in, acc, fin, cv)
 #define VP_TAILS(p)                      \
     do {                                 \
         if (n > 28)                      \
@@ -957,7 +957,7 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
         RIJN_UNROLL(16)
         for (r = 0; r < VP_W + 3; r++)
             vp_ghash_step(r, VP_W, &s, NULL, pw, &acc, poly, bswap, NULL,
-                          cv, kara);
+                          cv);
     } else if (pending) {
         VP_TAILS(1);
     } else {
@@ -976,29 +976,29 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
 VP_INLINE void vp_crypt_nr(const rijn_aes_key *k, const uint64_t *hk,
                            uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
                            const uint8_t *in, size_t len, const int enc,
-                           const vp_fin *fin, const int kara)
+                           const vp_fin *fin)
 {
     if (k->rounds == 10)
-        vp_crypt(k, hk, y, ctr, out, in, len, 10, enc, fin, kara);
+        vp_crypt(k, hk, y, ctr, out, in, len, 10, enc, fin);
     else if (k->rounds == 12)
-        vp_crypt(k, hk, y, ctr, out, in, len, 12, enc, fin, kara);
+        vp_crypt(k, hk, y, ctr, out, in, len, 12, enc, fin);
     else
-        vp_crypt(k, hk, y, ctr, out, in, len, 14, enc, fin, kara);
+        vp_crypt(k, hk, y, ctr, out, in, len, 14, enc, fin);
 }
 
-/* The entry points, with this copy's products (VP_KARA) */
+/* The entry points (this copy's products: VP_KARA) */
 VP_FN static void vp_enc(const rijn_aes_key *k, const uint64_t *hk,
                          uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
                          const uint8_t *in, size_t nblocks)
 {
-    vp_crypt_nr(k, hk, y, ctr, out, in, 16 * nblocks, 1, NULL, VP_KARA);
+    vp_crypt_nr(k, hk, y, ctr, out, in, 16 * nblocks, 1, NULL);
 }
 
 VP_FN static void vp_dec(const rijn_aes_key *k, const uint64_t *hk,
                          uint8_t y[16], const uint8_t ctr[16], uint8_t *out,
                          const uint8_t *in, size_t nblocks)
 {
-    vp_crypt_nr(k, hk, y, ctr, out, in, 16 * nblocks, 0, NULL, VP_KARA);
+    vp_crypt_nr(k, hk, y, ctr, out, in, 16 * nblocks, 0, NULL);
 }
 
 VP_FN static void vp_last(const rijn_aes_key *k, const uint64_t *hk,
@@ -1008,7 +1008,7 @@ VP_FN static void vp_last(const rijn_aes_key *k, const uint64_t *hk,
                           int decrypt, uint8_t tag[16])
 {
     const vp_fin fin = {j0, aad_len, len, tag};
-    vp_crypt_nr(k, hk, y, ctr, out, in, len, !decrypt, &fin, VP_KARA);
+    vp_crypt_nr(k, hk, y, ctr, out, in, len, !decrypt, &fin);
 }
 
 #if !VP_KARA
