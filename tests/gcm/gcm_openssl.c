@@ -20,6 +20,7 @@
 #include <openssl/evp.h>
 
 #include "ghash/ghash.h"
+#include "gcm_pair.h"
 #include "testutil.h"
 
 static tu_rng g_rng;
@@ -120,7 +121,6 @@ static int one(size_t kl, size_t il, size_t al, size_t len, int mode)
 int main(int argc, char **argv)
 {
     uint64_t seed = tu_seed_from_args(&argc, argv);
-    char name[96];
     unsigned long n = 0, bad;
     static const size_t kls[] = {16, 24, 32};
     int longs = 40;
@@ -136,32 +136,8 @@ int main(int argc, char **argv)
     }
     g_aes = argv[1];
     g_ghash = argv[2];
-    if (strcmp(g_aes, "default") == 0) {
-        const rijn_ghash_engine *e = rijn_ghash_find(g_ghash);
-        const rijn_aes_impl *f =
-            e != NULL && e->fused_aes ? rijn_aes_impl_find(e->fused_aes) : NULL;
-        g_aes = f != NULL && rijn_impl_runnable(&f->base) ? f->base.name
-                                                          : rijn_impl_default();
-        if (g_aes == NULL)
-            g_aes = "ct64";
-    }
-    tu_begin("gcm_openssl", g_aes);
-    if (strcmp(g_ghash, "default") == 0) {
-        const rijn_ghash_engine *e = rijn_ghash_for(g_aes);
-        g_ghash = e != NULL ? e->base.name : "(none)";
-    }
-    snprintf(name, sizeof name, "gcm_openssl.%s+%s", g_aes, g_ghash);
-    tu_set_name(name);
-    {
-        rijn_impl_info info;
-        if (rijn_ghash_find(g_ghash) == NULL) {
-            tu_fail("GHASH engine %s is not compiled in", g_ghash);
-            return tu_end();
-        }
-        for (size_t i = 0; rijn_gcm_impl_get(i, &info) == 0; i++)
-            if (strcmp(info.name, g_ghash) == 0)
-                tu_require_available(&info, "engine");
-    }
+    if (gcm_pair_begin("gcm_openssl", &g_aes, &g_ghash) == NULL)
+        return tu_end();
     tu_rng_seed(&g_rng, seed);
     bad = tu_failures();
     for (size_t len = 0; len <= 4096 && tu_failures() == bad; len++, n++) {

@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "ghash/ghash.h"
+#include "gcm_pair.h"
 #include "testutil.h"
 
 static const char *g_aes, *g_ghash;
@@ -889,7 +890,6 @@ out:
 int main(int argc, char **argv)
 {
     uint64_t seed = tu_seed_from_args(&argc, argv);
-    char name[96];
 
     if (argc == 4 && strcmp(argv[3], "--quick") == 0) {
         g_quick = 1;
@@ -902,33 +902,8 @@ int main(int argc, char **argv)
     }
     g_aes = argv[1];
     g_ghash = argv[2];
-    if (strcmp(g_aes, "default") == 0) {
-        const rijn_ghash_engine *e = rijn_ghash_find(g_ghash);
-        const rijn_aes_impl *f =
-            e != NULL && e->fused_aes ? rijn_aes_impl_find(e->fused_aes) : NULL;
-        g_aes = f != NULL && rijn_impl_runnable(&f->base) ? f->base.name
-                                                          : rijn_impl_default();
-        if (g_aes == NULL)
-            g_aes = "ct64";
-    }
-    tu_begin("gcm_props", g_aes);
-    if (strcmp(g_ghash, "default") == 0) {
-        const rijn_ghash_engine *e = rijn_ghash_for(g_aes);
-        g_ghash = e != NULL ? e->base.name : "(none)";
-    }
-    snprintf(name, sizeof name, "gcm_props.%s+%s", g_aes, g_ghash);
-    tu_set_name(name);
-    {
-        const rijn_ghash_engine *e = rijn_ghash_find(g_ghash);
-        rijn_impl_info info;
-        if (e == NULL) {
-            tu_fail("GHASH engine %s is not compiled in", g_ghash);
-            return tu_end();
-        }
-        for (size_t i = 0; rijn_gcm_impl_get(i, &info) == 0; i++)
-            if (strcmp(info.name, g_ghash) == 0)
-                tu_require_available(&info, "engine");
-    }
+    if (gcm_pair_begin("gcm_props", &g_aes, &g_ghash) == NULL)
+        return tu_end();
     tu_rng_seed(&g_rng, seed);
     tu_rng_fill(&g_rng, g_pt, sizeof g_pt);
     tu_rng_fill(&g_rng, g_aad, sizeof g_aad);

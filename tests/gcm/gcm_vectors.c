@@ -36,6 +36,7 @@
 
 #include "ghash/ghash.h"
 #include "reader.h"
+#include "gcm_pair.h"
 #include "testutil.h"
 
 static const struct vfile {
@@ -323,8 +324,6 @@ static void run_file(const char *dir, const struct vfile *vf,
 
 int main(int argc, char **argv)
 {
-    char name[96];
-    rijn_impl_info info;
     size_t i;
 
     if (argc != 4 && argc != 5) {
@@ -335,30 +334,8 @@ int main(int argc, char **argv)
     g_ghash = argv[2];
     if (argc == 5)
         g_stride = (unsigned)strtoul(argv[4], NULL, 10);
-    if (strcmp(g_aes, "default") == 0) {
-        const rijn_ghash_engine *e = rijn_ghash_find(g_ghash);
-        const rijn_aes_impl *f =
-            e != NULL && e->fused_aes ? rijn_aes_impl_find(e->fused_aes) : NULL;
-        g_aes = f != NULL && rijn_impl_runnable(&f->base) ? f->base.name
-                                                          : rijn_impl_default();
-        if (g_aes == NULL)
-            g_aes = "ct64";
-    }
-    tu_begin("gcm_vectors", g_aes);
-    if (strcmp(g_ghash, "default") == 0) {
-        const rijn_ghash_engine *e = rijn_ghash_for(g_aes);
-        g_ghash = e != NULL ? e->base.name : "(none)";
-    }
-    for (i = 0; i < rijn_gcm_impl_count(); i++)
-        if (rijn_gcm_impl_get(i, &info) == 0 && strcmp(info.name, g_ghash) == 0)
-            break;
-    snprintf(name, sizeof name, "gcm_vectors.%s+%s", g_aes, g_ghash);
-    tu_set_name(name);
-    if (i == rijn_gcm_impl_count()) {
-        tu_fail("GHASH engine %s is not compiled in", g_ghash);
+    if (gcm_pair_begin("gcm_vectors", &g_aes, &g_ghash) == NULL)
         return tu_end();
-    }
-    tu_require_available(&info, "engine");
     for (i = 0; i < sizeof files / sizeof files[0]; i++) {
         run_file(argv[3], &files[i], files[i].valid, files[i].invalid);
     }
