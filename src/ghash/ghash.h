@@ -45,7 +45,11 @@
  *              path, and by the streaming calls for the first data piece
  *              when it and the AAD are that short (src/modes/gcm.c).
  *   last       (optional, with enc/dec) the data of a whole one-shot
- *              message of any length len, y having absorbed the AAD:
+ *              message of any length len, y having absorbed the AAD
+ *              (aad NULL), or the AAD itself: with aad not NULL (aad_len
+ *              <= RIJN_GCM_SHORT_AAD), y is zero and the kernel absorbs
+ *              the aad_len bytes at aad, zero-padded, first (in-kernel,
+ *              its products need not wait for anything);
  *              out[0..len) = in ^ keystream from ctr (inc32(J0)), a
  *              partial last block included; then y absorbs the
  *              ciphertext (zero-padded) and the lengths block of aad_len
@@ -82,8 +86,8 @@ typedef struct rijn_ghash_engine {
                     int decrypt, uint8_t tag[16]);
     void (*last)(const rijn_aes_key *k, const uint64_t *hk, uint8_t y[16],
                  const uint8_t ctr[16], const uint8_t j0[16], uint8_t *out,
-                 const uint8_t *in, size_t len, uint64_t aad_len,
-                 int decrypt, uint8_t tag[16]);
+                 const uint8_t *in, size_t len, const uint8_t *aad,
+                 uint64_t aad_len, int decrypt, uint8_t tag[16]);
 } rijn_ghash_engine;
 
 /* Short one-shot messages (gcm.c's short path, engines' oneshot): at most

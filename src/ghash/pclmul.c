@@ -631,7 +631,8 @@ PA_INLINE void pa_end_n(const __m128i *rk, const uint64_t *hk, uint8_t *out,
 PA_FN static void pclmul_last(const rijn_aes_key *key, const uint64_t *hk,
                               uint8_t y[16], const uint8_t ctr[16],
                               const uint8_t j0[16], uint8_t *out,
-                              const uint8_t *in, size_t len, uint64_t aad_len,
+                              const uint8_t *in, size_t len,
+                              const uint8_t *aad, uint64_t aad_len,
                               int decrypt, uint8_t tag[16])
 {
     const __m128i *rk = (const __m128i *)(const void *)key->rk;
@@ -648,6 +649,8 @@ PA_FN static void pclmul_last(const rijn_aes_key *key, const uint64_t *hk,
         _mm_set_epi32((int)pre, 0, 0, 0));
     __m128i acc, e[1] = {rijn_x86_load_ctr(j0)};
 
+    if (aad != NULL)
+        gx_last_aad(pclmul_blocks, hk, y, aad, aad_len);
     aesni_rounds(rk, nr, e, 1);
     _mm_storeu_si128((__m128i *)(void *)tag,
                      _mm_aesenclast_si128(e[0], _mm_load_si128(rk + nr)));

@@ -941,8 +941,8 @@ VP_INLINE void vp_end_n(const rijn_aes_key *key, const uint8_t *hk,
 VP_FN static void vp_last(const rijn_aes_key *key, const uint64_t *hk,
                           uint8_t y[16], const uint8_t ctr[16],
                           const uint8_t j0[16], uint8_t *out,
-                          const uint8_t *in, size_t len, uint64_t aad_len,
-                          int decrypt, uint8_t tag[16])
+                          const uint8_t *in, size_t len, const uint8_t *aad,
+                          uint64_t aad_len, int decrypt, uint8_t tag[16])
 {
     const uint8_t *k = vp_bytes(hk);
     const size_t nb = (len + 15) / 16;
@@ -964,6 +964,8 @@ VP_FN static void vp_last(const rijn_aes_key *key, const uint64_t *hk,
     const __m128i jb = rijn_x86_load_ctr(j0);
     __m128i acc;
 
+    if (aad != NULL)
+        gx_last_aad(vp_blocks, hk, y, aad, aad_len);
     if (pre > 0)
         vp_crypt(key, hk, y, ctr, out, in, pre, decrypt);
     acc = gx_load(y);

@@ -441,14 +441,22 @@ static void oneshot(const rijn_gcm_key *k, uint8_t *out, uint8_t tag[16],
      * end anyway (finish_partial) */
     if (!last && rest == 0)
         k->aes.impl->ecb(&k->aes, ek0, iv0, 1);
+    /* a short AAD goes to the last kernel, which hashes it itself (not
+     * under bug 3, which needs y) */
+    if (last && aad_len > 0 && aad_len <= RIJN_GCM_SHORT_AAD &&
+        !RIJN_INJECTED(3)) {
+        k->ghash->last(&k->aes, k->h, y, ctr, iv0, out, in, len, aad,
+                       aad_len, decrypt, tag);
+        return;
+    }
     ghash_padded(k, y, aad, aad_len);
     if (RIJN_INJECTED(3) && aad_len > 0 && aad_len % 16 == 0) {
         static const uint8_t zero[16]; /* bug 3 (src/inject.h) */
         k->ghash->blocks(k->h, y, zero, 1);
     }
     if (last) {
-        k->ghash->last(&k->aes, k->h, y, ctr, iv0, out, in, len, aad_len,
-                       decrypt, tag);
+        k->ghash->last(&k->aes, k->h, y, ctr, iv0, out, in, len, NULL,
+                       aad_len, decrypt, tag);
         rijn_burn(y, sizeof y);
         return;
     }
@@ -783,7 +791,7 @@ static void update_last(rijn_gcm_ctx *c, uint8_t *out, const uint8_t *in,
     const rijn_gcm_key *k = c->key;
 
     absorb(c);
-    k->ghash->last(&k->aes, k->h, c->y, c->ctr, c->j0, out, in, len,
+    k->ghash->last(&k->aes, k->h, c->y, c->ctr, c->j0, out, in, len, NULL,
                    c->aad_len, decrypt, c->tag);
     inc32(c->ctr, len / 16);
     c->flags |= F_TAG | F_LAST;

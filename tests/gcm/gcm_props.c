@@ -8,6 +8,8 @@
  *
  *   - one shot, every plaintext length 0..4096 (and 16 KiB + 0..17), AAD
  *     of every length 0..600, key sizes in turn, 12-byte and other IVs;
+ *     AAD of 0..80 bytes ending at an inaccessible page, with messages
+ *     the last kernel takes (113 B to 4 KiB);
  *   - streaming: every split point in two pieces for every length 0..600
  *     and around 1, 2, 4 and 8 KiB (tails hashed with the wrong power of H
  *     and partial vectors show there, and not at multiples of 512); three
@@ -38,9 +40,12 @@
  *     and verify every secret field of theirs.
  * --quick (cross builds under qemu) runs fewer lengths.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "ghash/ghash.h"
 #include "gcm_pair.h"
@@ -81,15 +86,17 @@ static void keys_wipe(keys *ks)
 
 static uint8_t g_out[MAXLEN + 16], g_want[MAXLEN + 16];
 
-/* One shot against the oracle: ciphertext and tag, then decryption. */
-static int oneshot(const keys *ks, const uint8_t *iv, size_t il, size_t al,
-                   size_t len, const char *what)
+/* One shot against the oracle: ciphertext and tag, then decryption;
+ * the AAD at aad. */
+static int oneshot_at(const keys *ks, const uint8_t *iv, size_t il,
+                      const uint8_t *aad, size_t al, size_t len,
+                      const char *what)
 {
     uint8_t tag[16], wtag[16];
     char msg[160];
 
-    rijn_gcm_encrypt(&ks->o, g_want, wtag, 16, iv, il, g_aad, al, g_pt, len);
-    if (rijn_gcm_encrypt(&ks->k, g_out, tag, 16, iv, il, g_aad, al, g_pt,
+    rijn_gcm_encrypt(&ks->o, g_want, wtag, 16, iv, il, aad, al, g_pt, len);
+    if (rijn_gcm_encrypt(&ks->k, g_out, tag, 16, iv, il, aad, al, g_pt,
                          len) != 0) {
         tu_fail("%s: encrypt failed (len %zu)", what, len);
         return 0;
@@ -102,13 +109,20 @@ static int oneshot(const keys *ks, const uint8_t *iv, size_t il, size_t al,
              8 * ks->kl, len, al, il);
     if (!tu_check_eq(tag, wtag, 16, msg))
         return 0;
-    if (rijn_gcm_decrypt(&ks->k, g_out, tag, 16, iv, il, g_aad, al, g_want,
+    if (rijn_gcm_decrypt(&ks->k, g_out, tag, 16, iv, il, aad, al, g_want,
                          len) != 0 ||
         memcmp(g_out, g_pt, len) != 0) {
         tu_fail("%s: decrypt of the oracle's ciphertext (len %zu)", what, len);
         return 0;
     }
     return 1;
+}
+
+/* oneshot_at with the AAD at g_aad */
+static int oneshot(const keys *ks, const uint8_t *iv, size_t il, size_t al,
+                   size_t len, const char *what)
+{
+    return oneshot_at(ks, iv, il, g_aad, al, len, what);
 }
 
 static uint8_t g_wtag[16];
@@ -490,6 +504,48 @@ static int all_zero(const uint8_t *p, size_t n)
 }
 
 /* Every bit flip of tag, ciphertext and AAD is rejected, output wiped. */
+/*
+ * AAD of 0..80 bytes ending where an inaccessible page begins, with data
+ * long enough for the last kernel (which hashes an AAD of up to 64 bytes
+ * itself, ghash.h): a read past the AAD faults; and against the oracle.
+ */
+static void aad_page_end(void)
+{
+    static const size_t lens[] = {113, 128, 255, 256, 511, 512, 513,
+                                  1420, 4096 + 13};
+    const long page = sysconf(_SC_PAGESIZE);
+    unsigned long bad = tu_failures();
+    uint8_t iv[12], *map, *end;
+    keys ks;
+
+    map = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE,
+               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED ||
+        mprotect(map + page, (size_t)page, PROT_NONE) != 0) {
+        tu_fail("aad at a page end: mmap/mprotect failed");
+        return;
+    }
+    end = map + page;
+    tu_rng_fill(&g_rng, map, (size_t)page);
+    for (size_t kl = 16; kl <= 32 && tu_failures() == bad; kl += 16) {
+        if (keys_set(&ks, kl) != 0)
+            break;
+        for (size_t al = 0; al <= 80 && tu_failures() == bad; al++)
+            for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+                if (g_quick && i % 3 != al % 3)
+                    continue;
+                tu_rng_fill(&g_rng, iv, sizeof iv);
+                if (!oneshot_at(&ks, iv, 12, end - al, al, lens[i],
+                                "aad at a page end"))
+                    break;
+            }
+        keys_wipe(&ks);
+    }
+    munmap(map, 2 * (size_t)page);
+    if (tu_failures() == bad)
+        tu_pass();
+}
+
 static void flips(void)
 {
     keys ks;
@@ -908,6 +964,7 @@ int main(int argc, char **argv)
     tu_rng_fill(&g_rng, g_pt, sizeof g_pt);
     tu_rng_fill(&g_rng, g_aad, sizeof g_aad);
     lengths();
+    aad_page_end();
     short_messages();
     splits();
     alignment();
