@@ -8,8 +8,11 @@
  * mapping of FILE (-w: with pwrite(2) instead, as a process that does not
  * map the file would), so that the page cache holds the original and the
  * flipped value in turn. Once it runs it creates the file READY (the
- * script waits for it); on SIGTERM or SIGINT it puts every byte back to
- * its original value and exits 0.
+ * script waits for it); on SIGTERM or SIGINT, or once its parent (the
+ * script) is gone, it puts every byte back to its original value and
+ * exits 0. (A script killed outright, as a test runner may kill it on a
+ * timeout, runs no trap: the toggler it had started went on spinning a
+ * core for the rest of the test run.)
  */
 #define _GNU_SOURCE
 
@@ -34,6 +37,15 @@ static void on_stop(int sig)
     stop = 1;
 }
 
+/* Whether to stop: a signal came, or (checked every 4096 calls) the
+ * parent that started this process has gone. */
+static int stopping(pid_t parent, unsigned k)
+{
+    if (k % 4096 == 0 && getppid() != parent)
+        stop = 1;
+    return stop;
+}
+
 static int die(const char *what)
 {
     fprintf(stderr, "seal_toggle: %s: %s\n", what, strerror(errno));
@@ -42,6 +54,7 @@ static int die(const char *what)
 
 int main(int argc, char **argv)
 {
+    const pid_t parent = getppid();
     int use_write = 0, n = 0, fd;
     off_t off[MAX_OFF];
     unsigned char orig[MAX_OFF];
@@ -85,7 +98,7 @@ int main(int argc, char **argv)
         if (ready < 0)
             return die(argv[1]);
         close(ready);
-        for (unsigned k = 0; !stop; k++) {
+        for (unsigned k = 0; !stopping(parent, k); k++) {
             for (int i = 0; i < n; i++) {
                 unsigned char b = (unsigned char)(orig[i] ^ (k & 1));
                 if (pwrite(fd, &b, 1, off[i]) != 1 && errno != EINTR)
@@ -102,7 +115,7 @@ int main(int argc, char **argv)
         if (ready < 0)
             return die(argv[1]);
         close(ready);
-        while (!stop)
+        for (unsigned k = 0; !stopping(parent, k); k++)
             for (int i = 0; i < n; i++)
                 p[off[i]] ^= 1;
         munmap((void *)p, (size_t)st.st_size);
