@@ -781,18 +781,24 @@ static void update_whole(rijn_gcm_ctx *c, uint8_t *out, const uint8_t *in,
 }
 
 /*
- * A longer first data piece as a whole message (see the top): y absorbs
- * the AAD left in buf, then the last kernel makes the piece's output and
- * the tag, E(J0) and the lengths block included, in one call.
+ * A longer first data piece as a whole message (see the top): the last
+ * kernel makes the piece's output and the tag, E(J0) and the lengths
+ * block included, in one call. An AAD of up to RIJN_GCM_SHORT_AAD bytes
+ * is all in buf, never absorbed (y is zero): the kernel hashes it from
+ * there (ghash.h, last); a longer one y absorbs first.
  */
 static void update_last(rijn_gcm_ctx *c, uint8_t *out, const uint8_t *in,
                         size_t len, int decrypt)
 {
     const rijn_gcm_key *k = c->key;
+    const int own = c->aad_len > 0 && c->aad_len <= RIJN_GCM_SHORT_AAD;
 
-    absorb(c);
-    k->ghash->last(&k->aes, k->h, c->y, c->ctr, c->j0, out, in, len, NULL,
-                   c->aad_len, decrypt, c->tag);
+    if (own)
+        c->used = 0; /* buf's AAD is the kernel's */
+    else
+        absorb(c);
+    k->ghash->last(&k->aes, k->h, c->y, c->ctr, c->j0, out, in, len,
+                   own ? c->buf : NULL, c->aad_len, decrypt, c->tag);
     inc32(c->ctr, len / 16);
     c->flags |= F_TAG | F_LAST;
     if (len % 16) {

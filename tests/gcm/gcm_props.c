@@ -337,8 +337,9 @@ static void splits(void)
      * block, then pieces that end inside the block that completes it,
      * inside the next one, and beyond (the debt of gcm.c settled in one
      * piece or over several), both directions */
-    for (size_t ai = 0; ai < 4; ai++) {
-        static const size_t als[] = {0, 13, 65, 200};
+    for (size_t ai = 0; ai < 7; ai++) {
+        /* (up to 64 bytes the kernel hashes the AAD from buf itself) */
+        static const size_t als[] = {0, 1, 13, 16, 64, 65, 200};
         static const size_t firsts[] = {113, 127, 128, 129, 200, 256, 1420,
                                         2047, 2048, 2049};
         static const size_t steps[] = {0, 1, 2, 15, 16, 17, 31, 32, 33, 100};
