@@ -702,6 +702,19 @@ VP_INLINE __m512i vp_load_masked(const uint8_t *p, __mmask64 k)
     return k != 0 ? _mm512_maskz_loadu_epi8(k, p) : _mm512_setzero_si512();
 }
 
+/* s = the AAD's products: aad_len <= 64 bytes in one masked load (no
+ * byte past it read), zero-padded, times the powers h, lane by lane
+ * (lanes past the AAD are zero, whatever power they meet). */
+VP_INLINE void vp_aad_first(vp_sum *s, const uint8_t *aad, uint64_t aad_len,
+                            __m512i h, __m512i bswap)
+{
+    vp_sum_first(s,
+                 _mm512_shuffle_epi8(
+                     vp_load_masked(aad, vp_bytes_mask((size_t)aad_len, 0)),
+                     bswap),
+                 h);
+}
+
 /*
  * The end of a message in one call (ghash.h, last): J0 for E(J0), the
  * lengths block, where the tag goes, and the AAD when the kernel hashes
@@ -857,13 +870,10 @@ VP_INLINE void vp_crypt(const rijn_aes_key *k, const uint64_t *hk,
          * that a 16-byte load waited for; Zen 5, interleaved A/B) */
         const size_t na = (size_t)(fin->aad_len + 15) / 16;
         vp_sum sa;
-        vp_sum_first(&sa,
-                     _mm512_shuffle_epi8(
-                         vp_load_masked(fin->aad,
-                                        vp_bytes_mask(fin->aad_len, 0)),
-                         bswap),
+        vp_aad_first(&sa, fin->aad, fin->aad_len,
                      _mm512_maskz_loadu_epi32(v512_mask(na, 0),
-                                              pw + 16 * (VP_POWERS - na)));
+                                              pw + 16 * (VP_POWERS - na)),
+                     bswap);
         acc = vp_fold_lanes(vp_reduce(&sa, poly));
     } else {
         acc = _mm512_zextsi128_si512(
@@ -1099,11 +1109,8 @@ VP_INLINE void vp_oneshot_z(const rijn_aes_key *k, const uint8_t *pw,
         RIJN_READ_ONCE_VEC(d[j]);
     }
     /* the AAD first: its products do not wait for the AES */
-    vp_sum_first(&s,
-                 _mm512_shuffle_epi8(
-                     vp_load_masked(aad, vp_bytes_mask(aad_len, 0)),
-                     bswap),
-                 _mm512_loadu_si512(pw + 16 * (VP_POWERS - nt)));
+    vp_aad_first(&s, aad, aad_len,
+                 _mm512_loadu_si512(pw + 16 * (VP_POWERS - nt)), bswap);
     RIJN_UNROLL(14)
     for (r = 1; r < nr; r++) {
         const __m512i kr = v512_rk(k, r);

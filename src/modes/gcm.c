@@ -423,6 +423,8 @@ static void oneshot(const rijn_gcm_key *k, uint8_t *out, uint8_t tag[16],
     uint8_t ctr[16], iv0[16], ek0[16], y[16] = {0};
     size_t full = len / 16, rest = len % 16;
     const int last = k->fused && k->ghash->last != NULL;
+    const int own_aad = last && aad_len > 0 &&
+                        aad_len <= RIJN_GCM_SHORT_AAD && !RIJN_INJECTED(3);
 
     if (len <= RIJN_GCM_SHORT_DATA && aad_len <= RIJN_GCM_SHORT_AAD) {
         if (k->fused && k->ghash->oneshot != NULL) {
@@ -442,21 +444,17 @@ static void oneshot(const rijn_gcm_key *k, uint8_t *out, uint8_t tag[16],
     if (!last && rest == 0)
         k->aes.impl->ecb(&k->aes, ek0, iv0, 1);
     /* a short AAD goes to the last kernel, which hashes it itself (not
-     * under bug 3, which needs y) */
-    if (last && aad_len > 0 && aad_len <= RIJN_GCM_SHORT_AAD &&
-        !RIJN_INJECTED(3)) {
-        k->ghash->last(&k->aes, k->h, y, ctr, iv0, out, in, len, aad,
-                       aad_len, decrypt, tag);
-        return;
-    }
-    ghash_padded(k, y, aad, aad_len);
-    if (RIJN_INJECTED(3) && aad_len > 0 && aad_len % 16 == 0) {
-        static const uint8_t zero[16]; /* bug 3 (src/inject.h) */
-        k->ghash->blocks(k->h, y, zero, 1);
+     * under bug 3, which needs y); otherwise y absorbs it here */
+    if (!own_aad) {
+        ghash_padded(k, y, aad, aad_len);
+        if (RIJN_INJECTED(3) && aad_len > 0 && aad_len % 16 == 0) {
+            static const uint8_t zero[16]; /* bug 3 (src/inject.h) */
+            k->ghash->blocks(k->h, y, zero, 1);
+        }
     }
     if (last) {
-        k->ghash->last(&k->aes, k->h, y, ctr, iv0, out, in, len, NULL,
-                       aad_len, decrypt, tag);
+        k->ghash->last(&k->aes, k->h, y, ctr, iv0, out, in, len,
+                       own_aad ? aad : NULL, aad_len, decrypt, tag);
         rijn_burn(y, sizeof y);
         return;
     }
