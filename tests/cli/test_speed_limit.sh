@@ -474,11 +474,30 @@ for w in d["aes_limit"]["widths"]:
         assert abs(f - ca / c) <= 0.002 + 0.002 * f, (x, ca)
         n += 1
 assert n == 3 * want, (n, want)
+# every row: gcm_limit_gbps, the GCM limit timed between its repetitions
+# (fastest of those runs, at most the AES limit timed beside it), and
+# gcm_limit_fraction, rijn's bytes/s over it
+gcm = {w["width"]: w["gcm_limit"] for w in d["aes_limit"]["widths"]}
+rows = 0
+for r in d["results"]:
+    gl, gf = r["gcm_limit_gbps"], r["gcm_limit_fraction"]
+    g = gcm.get(r["limit_width"])
+    if r["limit_gbps"] is None or g is None or not g["available"]:
+        assert gl is None and gf is None, r
+        continue
+    start = [x["gbps"] for x in g["limits"] if x["bits"] == r["bits"]][0]
+    assert gl is not None and 0 < gl <= r["limit_gbps"] + 0.0002, r
+    assert emulated or start / 1.5 <= gl <= start * 1.5, (r, start)
+    assert gf is not None and gf >= r["limit_fraction"] - 0.002, r
+    assert abs(gf - r["rijn"]["gbps"] / gl) <= 0.002 + 0.002 * gf, r
+    rows += 1
+assert rows > 0 or want == 0, (rows, want)
 EOF
         python3 "$T/gcm_json.py" "$T/gcm.json" "$EMULATED" "$(features "$M0")" &&
             pass "speed --gcm --json: gcm_limit per width" ||
             fail "speed --gcm --json: gcm_limit wrong"
-        # ... and the check can fail: a fraction of the AES limit of 1.3
+        # ... and the check can fail: a fraction of the AES limit of 1.3; a
+        # row's GCM limit doubled, or its fraction of it halved
         if [ "$EMULATED" != 1 ] &&
             grep -q '"fraction_of_aes_limit": [0-9]' "$T/gcm.json"; then
             f='"fraction_of_aes_limit"'
@@ -487,6 +506,20 @@ EOF
                 2>/dev/null &&
                 fail "speed --gcm --json: check accepts a fraction of 1.3" ||
                 pass "speed --gcm --json: check rejects a fraction of 1.3"
+            for key in gcm_limit_gbps:2 gcm_limit_fraction:0.5; do
+                python3 - "$T/gcm.json" "${key%%:*}" "${key#*:}" \
+                    >"$T/bad.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = next(r for r in d["results"] if r.get(sys.argv[2]) is not None)
+r[sys.argv[2]] *= float(sys.argv[3])
+json.dump(d, sys.stdout)
+EOF
+                python3 "$T/gcm_json.py" "$T/bad.json" 0 \
+                    "$(features "$M0")" 2>/dev/null &&
+                    fail "speed --gcm --json: check accepts a row's ${key%%:*} x ${key#*:}" ||
+                    pass "speed --gcm --json: check rejects a row's ${key%%:*} x ${key#*:}"
+            done
         fi
     else
         grep -q '"aes_limit": {"measured": true' "$T/ctr.json" &&

@@ -86,6 +86,14 @@ static double aes_iter_bytes(int w)
     return (double)limit_kernel_per_iter() * widths[w].bytes;
 }
 
+/* Bytes one iteration of the GCM limit's loop does at width w for a key
+ * of `rounds` rounds: a register of blocks per `rounds` AES rounds. */
+static double gcm_iter_bytes(int w, unsigned rounds)
+{
+    return (double)limit_gcm_kernel_rounds_per_iter(rounds) / rounds *
+           widths[w].bytes;
+}
+
 static void aes_kernel(int w, unsigned rounds, uint64_t iters)
 {
     (void)rounds;
@@ -222,10 +230,7 @@ void limit_measure(int quick, int gcm)
     for (int w = 0; w < LIM_NWIDTH; w++) {
         for (int b = 0; b < 3; b++) {
             unsigned rounds = rounds_of(128 + 64 * (unsigned)b);
-            /* bytes an iteration: a register of blocks per `rounds` */
-            double per_iter =
-                (double)limit_gcm_kernel_rounds_per_iter(rounds) / rounds *
-                widths[w].bytes;
+            double per_iter = gcm_iter_bytes(w, rounds);
             ktimer k[2] = {
                 {aes_kernel, w, 0, aes_iter_bytes(w) / rounds, 0, 0, 0},
                 {limit_gcm_kernel_run, w, rounds, per_iter, 0, 0, 0}};
@@ -285,6 +290,30 @@ double limit_probe(int w, unsigned bits, uint64_t iters)
     limit_kernel_run(w, iters);
     t = clock_now() - t0;
     return t > 0 ? aes_iter_bytes(w) * (double)iters / t / rounds_of(bits) : 0;
+}
+
+uint64_t limit_gcm_probe_iters(int w, unsigned bits, double seconds)
+{
+    const double bps = limit_gcm_bytes_per_sec(w, bits);
+    double per_iter;
+
+    if (bps <= 0 || seconds <= 0)
+        return 0;
+    per_iter = gcm_iter_bytes(w, rounds_of(bits));
+    return per_iter > 0 ? (uint64_t)(bps * seconds / per_iter) + 1 : 0;
+}
+
+double limit_gcm_probe(int w, unsigned bits, uint64_t iters)
+{
+    double t0, t;
+
+    if (iters == 0 || limit_gcm_bytes_per_sec(w, bits) <= 0)
+        return 0;
+    t0 = clock_now();
+    limit_gcm_kernel_run(w, rounds_of(bits), iters);
+    t = clock_now() - t0;
+    return t > 0 ? gcm_iter_bytes(w, rounds_of(bits)) * (double)iters / t
+                 : 0;
 }
 
 double limit_gcm_bytes_per_sec(int w, unsigned bits)
@@ -356,7 +385,9 @@ static void gcm_print(double core_hz)
                "register of blocks (Karatsuba), independent, nothing "
                "else; \"/AES\" = its\n           bytes/s / the AES "
                "loop's, timed in turn (median of %d+ pairs of runs): the "
-               "most of it\n           a GCM kernel can reach\n",
+               "most of it\n           a GCM kernel can reach; \"GCM lim\" "
+               "= rijn bytes/s / this loop timed again between\n"
+               "           the row's repetitions (doc/speed.md)\n",
                limit_gcm_kernel_chains(), gcm_min_trials());
     printf("  %-5s %-12s %-23s %8s %8s %8s   %8s %8s %8s\n", "width",
            "backend", "multiply (3 per reg)", "128 c/B", "192 c/B",

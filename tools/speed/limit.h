@@ -79,6 +79,14 @@ double limit_gcm_of_aes(int w, unsigned bits);
  * for a key of `bits` from that run alone (0 if it took no time). */
 uint64_t limit_probe_iters(int w, double seconds);
 double limit_probe(int w, unsigned bits, uint64_t iters);
+/* The same for the GCM limit (a GCM row's fraction of it): its loop for a
+ * key of `bits` at width w, about `seconds` (0 iterations if that GCM
+ * limit was not measured at start), and its bytes/s from one run. On a
+ * shared core the GCM loop can be slowed while the AES loop is not: the
+ * GCM limit at start measured 0.62-0.83 of the AES limit from one process
+ * to the next on the same Zen 5 (doc/speed.md). */
+uint64_t limit_gcm_probe_iters(int w, unsigned bits, double seconds);
+double limit_gcm_probe(int w, unsigned bits, uint64_t iters);
 
 /* The lines above the table: what was measured, the limit per width (in
  * byte-rounds per cycle of the core clock core_hz, cycles/byte and GB/s

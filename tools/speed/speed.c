@@ -120,8 +120,9 @@ static int cross_check(const opts *o, const variant *v)
  * One cell: all engines, interleaved
  * --------------------------------------------------------------------- */
 
-/* The limit's run beside each repetition: long enough to time well, short
- * beside the repetitions (~0.5 ms; the start's runs are 0.25 ms). */
+/* The limits' runs beside each repetition (the AES limit's, and a GCM
+ * row's GCM limit's): long enough to time well, short beside the
+ * repetitions (~0.5 ms each; the start's runs are 0.25 ms). */
 #define LIMIT_PROBE_SECONDS 0.0005
 
 static int measure_cell(const opts *o, const variant *v, const measure *m,
@@ -130,12 +131,14 @@ static int measure_cell(const opts *o, const variant *v, const measure *m,
     cell cells[ENG_N];
     size_t iters[ENG_N];
     int active[ENG_N], order[ENG_N], na = 0, rc = 0;
-    /* ENG_N + 1 rows: the engines', then the limit's (bytes/s) */
-    double *samples = calloc((size_t)o->reps * (ENG_N + 1), sizeof *samples);
+    /* ENG_N + 2 rows: the engines', then the AES and the GCM limit's
+     * (bytes/s) */
+    double *samples = calloc((size_t)o->reps * (ENG_N + 2), sizeof *samples);
     double *lim = samples + (size_t)o->reps * ENG_N;
+    double *glim = lim + o->reps;
     const unsigned bits = (unsigned)v->key_len * 8;
     int lw = -1;
-    uint64_t lim_iters = 0;
+    uint64_t lim_iters = 0, glim_iters = 0;
 
     memset(r, 0, sizeof *r);
     if (samples == NULL) {
@@ -164,26 +167,42 @@ static int measure_cell(const opts *o, const variant *v, const measure *m,
     /* rows in bytes of a backend with AES instructions: the limit too */
     if (active[ENG_RIJN] && r->per_iter > 0 && !o->no_limit)
         lw = limit_width_of(v->impl);
-    if (lw >= 0)
+    if (lw >= 0) {
         lim_iters = limit_probe_iters(lw, LIMIT_PROBE_SECONDS);
+        if (v->mode == MODE_GCM)
+            glim_iters = limit_gcm_probe_iters(lw, bits, LIMIT_PROBE_SECONDS);
+    }
     /* Alternate the order every repetition so no library always goes
-     * first; the limit's run goes first or last in turn. */
+     * first; the limits' runs go first or last in turn. */
     for (int rep = 0; rep < o->reps; rep++) {
-        if (lim_iters > 0 && rep % 2)
+        if (rep % 2) {
             lim[rep] = limit_probe(lw, bits, lim_iters);
+            glim[rep] = limit_gcm_probe(lw, bits, glim_iters);
+        }
         for (int k = 0; k < na; k++) {
             int e = order[rep % 2 ? na - 1 - k : k];
             samples[e * o->reps + rep] =
                 time_iters(&cells[e], iters[e]) / (double)iters[e];
         }
-        if (lim_iters > 0 && rep % 2 == 0)
+        if (rep % 2 == 0) {
+            glim[rep] = limit_gcm_probe(lw, bits, glim_iters);
             lim[rep] = limit_probe(lw, bits, lim_iters);
+        }
     }
     /* the fastest run: a run is only ever slowed down (limit.c), and a
      * median of 3 (--reps 3) slowed by another job gave fractions > 1.2 */
-    for (int rep = 0; lim_iters > 0 && rep < o->reps; rep++)
+    for (int rep = 0; rep < o->reps; rep++) {
         if (lim[rep] > r->limit)
             r->limit = lim[rep];
+        if (glim[rep] > r->gcm_limit)
+            r->gcm_limit = glim[rep];
+    }
+    /* The GCM loop is the AES loop's rounds and more: a GCM run faster
+     * than every AES run met a quieter moment, and the AES limit bounds
+     * it (so a row's fraction of the GCM limit is never below its
+     * fraction of the AES limit) */
+    if (r->limit > 0 && r->gcm_limit > r->limit)
+        r->gcm_limit = r->limit;
     for (int e = 0; e < ENG_N; e++) {
         if (!active[e])
             continue;

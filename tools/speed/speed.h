@@ -46,6 +46,8 @@ typedef struct result {
     double limit;      /* the AES limit of the row's width and key size,
                           bytes/s, timed between its repetitions (fastest);
                           0: none (limit.h, limit_probe) */
+    double gcm_limit;  /* a GCM row's: the GCM limit likewise (fastest of
+                          limit_gcm_probe between its repetitions); 0: none */
 } result;
 
 /* The core clock in Hz, estimated once at start (speed.c). */

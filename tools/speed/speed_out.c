@@ -134,8 +134,6 @@ void print_header(const opts *o)
     putchar('\n');
 }
 
-/* The fraction of the GCM limit (limit.h) of the backend's width that a
- * GCM row's bytes per second reach; -1: none (not measured, no width). */
 /* The row's fraction of the AES limit of its backend's width: against the
  * limit timed between its repetitions (r->limit), or if there is none
  * (a peer-only row) the limit at start; -1 if the row has no limit. */
@@ -151,14 +149,18 @@ static double aes_fraction(const variant *v, const result *r)
     return limit_fraction(v->impl, (unsigned)v->key_len * 8, bps);
 }
 
-/* The fraction of the GCM limit: the fraction of the AES limit over the
- * GCM limit's "/AES" (both timed at start), -1 if either is missing. */
+/* The fraction of the GCM limit: against the GCM limit timed between the
+ * row's repetitions (r->gcm_limit), as the AES limit is; if there is none,
+ * the fraction of the AES limit over the GCM limit's "/AES" at start; -1
+ * if either is missing. */
 static double gcm_fraction(const variant *v, const result *r)
 {
     double f = aes_fraction(v, r);
     double g = limit_gcm_of_aes(limit_width_of(v->impl),
                                 (unsigned)v->key_len * 8);
 
+    if (f > 0 && r->gcm_limit > 0)
+        return r->per_iter / r->sec[ENG_RIJN] / r->gcm_limit;
     return f > 0 && g > 0 ? f / g : -1;
 }
 
@@ -213,6 +215,10 @@ void print_row(const opts *o, const variant *v, const measure *m,
         else
             printf(", \"limit_fraction\": null");
         if (v->mode == MODE_GCM) {
+            if (r->gcm_limit > 0)
+                printf(", \"gcm_limit_gbps\": %.4f", r->gcm_limit / 1e9);
+            else
+                printf(", \"gcm_limit_gbps\": null");
             if (gfrac > 0)
                 printf(", \"gcm_limit_fraction\": %.4f", gfrac);
             else
