@@ -10,10 +10,10 @@
 # rows of the other backends and per-operation rows have none. With
 # --gcm, the GCM limit too (x86-64: AES rounds with GHASH's carry-less
 # multiplies): a line per width, measured where the CPU has the
-# instructions, its c/B not below the AES limit's (/1.10), its fraction
-# of the AES limit in
-# (0, 1.10] and equal to the ratio of the two c/B; in --json a gcm_limit
-# per width; elsewhere "not measured". Copies of the output with a wrong
+# instructions, its c/B not below the AES limit's, its fraction of the
+# AES limit in (0, 1] and equal to the ratio of the two c/B; in --json a
+# gcm_limit per width, and per row the GCM limit timed beside it
+# (gcm_limit_gbps) and the fraction against it; elsewhere "not measured". Copies of the output with a wrong
 # GCM limit put in must be rejected (the checks can fail).
 #
 #   sh tests/cli/test_speed_limit.sh path/to/rijn
@@ -79,8 +79,9 @@ width_of() {
 # lim"): hardware-AES rows with bytes have a fraction in (0, 1.2], the
 # others "-"; at least one row has a fraction; a GCM row's fraction of the
 # GCM limit, where there is one, is at least its fraction of the AES limit
-# (the GCM limit is the lower one; 5% allowed, as the two are timed apart:
-# where the multiplies take no AES slots they are equal) and at most 1.2.
+# (the GCM limit timed beside the row is capped by the AES limit timed
+# beside it; where the multiplies take no AES slots they are equal) and at
+# most 1.2.
 check_table() {
     awk -v hw=" $HW " -v emu="$EMULATED" -v name="$1" '
         /^backend / {
@@ -111,9 +112,9 @@ check_table() {
                 print name ": fraction not in (0, 1.2]: " $0
                 bad = 1
             }
-            if (g != "-" && (g !~ /^[0-9]+\.[0-9]+$/ || g * 1.10 < f + 0 ||
+            if (g != "-" && (g !~ /^[0-9]+\.[0-9]+$/ || g + 0.0015 < f + 0 ||
                              (emu != 1 && g + 0 > 1.2))) {
-                print name ": GCM-limit fraction not in [fraction / 1.10, 1.2]: " $0
+                print name ": GCM-limit fraction not in [fraction, 1.2]: " $0
                 bad = 1
             }
             nfrac++
@@ -176,8 +177,9 @@ check_limits() {
 # a --gcm report, one line each (nothing if they are right). x86-64 (the
 # AES limit has an xmm line): a line per width, measured exactly where the
 # CPU, under MASK, has the instructions; there each key size's c/B is at
-# least the AES limit's / 1.10, and the fraction of the AES limit is in
-# (0, 1.10] and equals AES c/B / GCM c/B (emulated: only positive).
+# least the AES limit's, and the fraction of the AES limit is in (0, 1]
+# (limit.c caps it: the GCM loop is the AES loop's rounds and more) and
+# equals AES c/B / GCM c/B (emulated: only positive).
 # Elsewhere "GCM limit: not measured (...)" and no such line.
 gcm_limit_problems() {
     feat=$(features "$2")
@@ -238,11 +240,11 @@ gcm_limit_problems() {
                 }
                 if (emu == 1)
                     continue
-                if (f + 0 > 1.10)
-                    print w " " b ": fraction of the AES limit " f " > 1.10"
+                if (f + 0 > 1)
+                    print w " " b ": fraction of the AES limit " f " > 1"
                 if (ca !~ num)
                     print w " " b ": no AES limit to compare with"
-                else if (c + 0 < (ca + 0) / 1.10)
+                else if (c + 0 < ca - 0.0015)
                     print w " " b ": GCM limit " c " c/B below the AES " \
                         "limit " ca " c/B"
                 else if (abs(f - ca / c) > 0.005 + 0.01 * f)
@@ -314,14 +316,13 @@ fi
 list=${list#,}
 
 # attempt NAME FN [ARGS]: FN runs rijn speed and checks what it printed.
-# Some bounds are on timings (a fraction at most 1.2, the GCM limit's
-# "/AES" at most 1.10), and a neighbour on a shared machine (another test
-# under ctest -j2, another guest on the host) can push one short run past
-# them: CI saw "/AES" 1.18 once, 1.00 +- 0.02 on that machine otherwise.
-# (1.10, not 1.05: on a Zen 5 host, 2026-12-06, short runs alone gave
-# "/AES" 0.94-1.07 where the truth is 1.00, three tries in a row over
-# 1.05 under ctest -j2; a limit measured wrong, such as multiplies not
-# counted or bytes counted twice, is off by far more.)
+# Some bounds are on timings (a row's fraction at most 1.2), and a
+# neighbour on a shared machine (another test under ctest -j2, another
+# guest on the host) can push one short run past them. (The GCM limit's
+# "/AES" was one, at most 1.10, while it was the median of all pairs: CI
+# saw 1.18 once, and on a Zen 5 host short runs gave 0.94-1.07 where the
+# truth is 1.00; since 2026-12-07 limit.c takes the pairs a neighbour did
+# not slow and caps the ratio at 1.)
 # So a failed FN runs again, 3 tries in all, and only the last one counts;
 # a check that fails for any other reason fails every try.
 attempt() {
@@ -470,7 +471,7 @@ for w in d["aes_limit"]["widths"]:
             aes[x["bits"]]
         assert f is not None and f > 0 and c > 0 and x["gbps"] > 0, x
         if not emulated:
-            assert f <= 1.10 and c >= ca / 1.10, (x, ca)
+            assert f <= 1 and c >= ca - 0.0002, (x, ca)
         assert abs(f - ca / c) <= 0.002 + 0.002 * f, (x, ca)
         n += 1
 assert n == 3 * want, (n, want)
