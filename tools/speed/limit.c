@@ -250,9 +250,10 @@ void limit_measure(int quick, int gcm)
     }
     /* The GCM limit: its loop and the AES limit's in turn, run after run,
      * and the ratio of the two rates in quiet pairs kept (times the AES
-     * limit above; measure_kernels): a ratio of two loops timed apart moved with the clock of a
-     * shared machine by more than the multiplies cost where they cost
-     * nothing (Sapphire Rapids, "/AES" 1.08 in a short run). */
+     * limit above; measure_kernels): a ratio of two loops timed apart
+     * moved with the clock of a shared machine by more than the
+     * multiplies cost where they cost nothing (Sapphire Rapids, "/AES"
+     * 1.08 in a short run). */
     gcm_measured = gcm;
     for (int w = 0; w < LIM_NWIDTH; w++) {
         for (int b = 0; b < 3; b++) {
@@ -511,7 +512,8 @@ static void gcm_json(int w, double core_hz)
            "and the carry-less multiplies of GHASH (Karatsuba), "
            "independent, interleaved\", \"chains\": %u, \"statistic\": "
            "\"ratio to the AES loop in adjacent runs, second highest of "
-           "the pairs whose AES run is within 2%% of the fastest\", \"runs\": %d, "
+           "the pairs whose AES run is within 2%% of the fastest\", "
+           "\"runs\": %d, "
            "\"limits\": [", limit_gcm_kernel_chains(), gcm_min_trials());
     for (unsigned bits = 128; bits <= 256; bits += 64) {
         double bps = limit_gcm_bytes_per_sec(w, bits);
