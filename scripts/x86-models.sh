@@ -21,7 +21,8 @@
 #     supercop, poly1305, poly1305_openssl, poly1305_dispatch, hash and the
 #     CLI groups usage enc vectors golden openssl errors inplace base64
 #     (never dudect or valgrind; not compat.symbols, which runs nm, not an
-#     emulated program; by default not cli.engine, cli.progress, cli.speed
+#     emulated program, nor scripts.x86_pipes, which measures the host's
+#     own CPU; by default not cli.engine, cli.progress, cli.speed
 #     (the tool's I/O engine, progress and timing), cli.speed_limit (the AES
 #     instruction limit: a timing under qemu), poly1305_long (the
 #     engines of poly1305.* at length) and the seal CLI groups but
@@ -278,9 +279,9 @@ run_model() { # model[=AES/POLY]
   echo "  rijn impl:      AES $aes, Poly1305 $poly (expected ${want:-?}): $impl_ok"
 
   # The suites.
-  local exclude='^(dudect\.|compat\.symbols$)'
+  local exclude='^(dudect\.|compat\.symbols$|scripts\.x86_pipes$)'
   [ "${RIJN_X86_FULL:-0}" = 1 ] ||
-    exclude='^(dudect\.|compat\.symbols$|poly1305_long\.|cli\.(engine|progress|speed|speed_limit|base64|errors|golden)$|seal\.cli\.(interop|damage|passphrase|range|race.*)$|gcm_(props|openssl|vectors|race)\.(ref|ghash-ref|ghash-ctmul32)$|gcm_race\.|hash\.portable$|fuzz\.|provider\.(programs|tls_bulk|diff))'
+    exclude='^(dudect\.|compat\.symbols$|scripts\.x86_pipes$|poly1305_long\.|cli\.(engine|progress|speed|speed_limit|base64|errors|golden)$|seal\.cli\.(interop|damage|passphrase|range|race.*)$|gcm_(props|openssl|vectors|race)\.(ref|ghash-ref|ghash-ctmul32)$|gcm_race\.|hash\.portable$|fuzz\.|provider\.(programs|tls_bulk|diff))'
   if [ "${RIJN_X86_FULL:-0}" != 1 ]; then
     # The portable ct64 and ctmul64 suites where neither is the model's
     # pick: the same baseline code on every model, run natively and on the

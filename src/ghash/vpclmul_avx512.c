@@ -83,7 +83,11 @@
  * run on two more pipes (16 VAESENC with 16 of them: 8 cycles); VPSHUFB
  * and the lane shuffles share pipes with VAESENC (16 with 16: 12.6).
  * With 8 ZMM of AES in flight, 8 chains of latency 4 just keep the two
- * AES pipes busy, with no slack.
+ * AES pipes busy, with no slack. The multiplies hold one of the two other
+ * pipes, so a step's XOR, ternary logic, VPADDD and VPSHUFD have about
+ * one: each taken out is worth about 0.45% of an AES-256 step, and the
+ * step's mix of operations alone bounds it at 0.86 of the AES limit
+ * (scripts/x86-pipes.py; README, "AES-GCM, AMD Zen 5").
  *
  * Sapphire Rapids (measured, family 6 model 167): VAESENC on ZMM issues on
  * port 0 only, VPCLMULQDQ and shuffles on port 5, the other 512-bit
