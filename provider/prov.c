@@ -141,37 +141,6 @@ int rp_overlap(const void *out, const void *in, size_t n)
     return o < i ? i - o < n : o - i < n;
 }
 
-/* a == b, inline: the names are a few bytes long, and strcmp through the
- * PLT was a tenth of a 16-byte EVP GCM message's time (OpenSSL 3.0 asks
- * for the IV length at every init, and libssl for the tag) */
-static int rp_streq(const char *a, const char *b)
-{
-    while (*a != '\0' && *a == *b) {
-        a++;
-        b++;
-    }
-    return *a == *b;
-}
-
-/* see prov.h */
-void rp_params_find(const OSSL_PARAM *params, const char *const names[], int n,
-                    const OSSL_PARAM *found[])
-{
-    int i;
-
-    for (i = 0; i < n; i++)
-        found[i] = NULL;
-    for (; params != NULL && params->key != NULL; params++) {
-        const char *k = params->key;
-        for (i = 0; i < n; i++)
-            if (k[0] == names[i][0] && k[1] == names[i][1] &&
-                found[i] == NULL && rp_streq(k, names[i]))
-                break;
-        if (i < n)
-            found[i] = params;
-    }
-}
-
 static const OSSL_PARAM rp_cipher_gettable[] = {
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
