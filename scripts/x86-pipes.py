@@ -15,8 +15,10 @@ the same chains, for 14 rounds.
 
 A neighbour on the same core (the other hardware thread, another guest's
 vCPU) shares the units: where one used the multiplier, VPCLMULQDQ here
-took half its usual throughput. Each row is the best of REPS runs,
-interleaved; run it twice and compare.
+took half its usual throughput, for whole runs of this script at a time
+(the mix then at 1.4-1.6 where it is otherwise 1.15-1.19, Zen 5). Each
+row is the best of REPS runs, interleaved; run it a few times and keep
+the lower figures.
 
     scripts/x86-pipes.py [--width zmm|ymm|xmm] [--chains N] [--reps N]
                          [--iters N] [--mix SPEC] [--cc CC] [--json]
@@ -61,12 +63,14 @@ OPS = {
     "ext":    ("vextracti128 $1, %{w}14, %{x}{d}", ["avx2"], "yz"),
     "clmul":  ("vpclmulqdq $0x11, %{w}13, %{w}14, %{w}{d}", [], "xyz"),
     "load":   ("vmovdqu (%1), %{w}{d}", [], "xyz"),
+    "mov":    ("vmovdqa %{w}14, %{w}{d}", [], "xyz"),
 }
 # at zmm, the AVX-512 spelling
 ZMM_ASM = {
     "xor": "vpxorq %{w}13, %{w}14, %{w}{d}",
     "ext": "vextracti32x4 $1, %{w}14, %{x}{d}",
     "load": "vmovdqu64 (%1), %{w}{d}",
+    "mov": "vmovdqa64 %{w}14, %{w}{d}",
 }
 DEFAULT_MIX = "clmul:26,xor:28,tern:13,shufd:10,shufb:9,add:8,ext:3/112"
 
