@@ -8,10 +8,9 @@ the rounds. This measures it: a loop of CHAINS independent VAESENC chains
 operations of one kind spread among the rounds (write-only destinations,
 so nothing waits on them). The time over the rounds-alone loop's gives
 the operation's cost in AES slots: 0 means it issues beside the rounds
-for free, 1 that each one displaces a round. Then a mix: one step of the
-fused loop's own operation counts (default: vaes-avx512 with
-vpclmul-avx512-kara, AES-256, per 8 ZMM = 112 rounds; README, Zen 5) on
-the same chains, for 14 rounds.
+for free, 1 that each one displaces a round. Then a mix: one step of a
+fused loop's own operation counts on the same chains, for 14 rounds
+(default: the loop of the width's backend, MIXES below).
 
 A neighbour on the same core (the other hardware thread, another guest's
 vCPU) shares the units: where one used the multiplier, VPCLMULQDQ here
@@ -23,7 +22,8 @@ the lower figures.
     scripts/x86-pipes.py [--width zmm|ymm|xmm] [--chains N] [--reps N]
                          [--iters N] [--mix SPEC] [--cc CC] [--json]
 
---mix SPEC: "op:count,...[/rounds]", e.g. the default
+--mix SPEC: a name of MIXES, or "op:count,...[/rounds]" (rounds: the
+AES rounds the counts go with, default 112), e.g.
 "clmul:26,xor:28,tern:13,shufd:10,shufb:9,add:8,ext:3/112".
 Generates a C file with inline assembly, compiles it with CC (default cc)
 and runs it; needs VAES for ymm/zmm (AVX-512F for zmm) and AES-NI for
@@ -72,7 +72,15 @@ ZMM_ASM = {
     "load": "vmovdqu64 (%1), %{w}{d}",
     "mov": "vmovdqa64 %{w}14, %{w}{d}",
 }
-DEFAULT_MIX = "clmul:26,xor:28,tern:13,shufd:10,shufb:9,add:8,ext:3/112"
+# The AES-256 GCM encryption loops' operations per 112 rounds (8 states
+# x 14), counted in the binary (gcc 12 -O2, 2026-12-07; register copies
+# left out: they cost nothing): (width, spec).
+MIXES = {
+    "vaes-avx512-kara": ("zmm", "clmul:26,xor:28,tern:13,shufd:10,shufb:9,"
+                                "add:8,ext:3/112"),
+    "vaes-avx2": ("ymm", "clmul:26,xor:53,shufb:10,shufd:10,add:2,ext:1/112"),
+    "aesni": ("xmm", "clmul:26,xor:52,shufb:16,shufd:10,add:8/112"),
+}
 
 
 def cpu_flags():
@@ -136,7 +144,7 @@ def main():
     ap.add_argument("--chains", type=int, default=12)
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--iters", type=int, default=1000000)
-    ap.add_argument("--mix", default=DEFAULT_MIX)
+    ap.add_argument("--mix")
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
@@ -158,13 +166,16 @@ def main():
                  "hold the operands)")
     if a.reps < 1 or a.iters < 1:
         sys.exit("x86-pipes: --reps and --iters must be at least 1")
-    spec, _, mix_rounds = a.mix.partition("/")
+    if a.mix is None:
+        a.mix = next(k for k, (w, _) in MIXES.items() if w == a.width)
+    spec = MIXES[a.mix][1] if a.mix in MIXES else a.mix
+    spec, _, mix_rounds = spec.partition("/")
     mix = {}
     for item in spec.split(","):
         k, _, v = item.partition(":")
         if k not in OPS or not v.isdigit():
-            sys.exit("x86-pipes: --mix: bad item '%s' (name:count; names: %s)"
-                     % (item, " ".join(OPS)))
+            sys.exit("x86-pipes: --mix: bad item '%s' (name:count; names: %s;"
+                     " or one of %s)" % (item, " ".join(OPS), " ".join(MIXES)))
         mix[k] = int(v)
     if mix_rounds and (not mix_rounds.isdigit() or int(mix_rounds) == 0):
         sys.exit("x86-pipes: --mix: the rounds after / must be a positive "
@@ -235,7 +246,8 @@ def main():
     t_base = secs[0]
     aes_per_ns = 2 * a.chains / (t_base * 1e9)
     out = {"width": a.width, "chains": a.chains, "reps": a.reps,
-           "aes_per_ns": aes_per_ns, "rows": []}
+           "aes_per_ns": aes_per_ns, "mix": a.mix,
+           "mix_spec": "%s/%d" % (spec, mix_aes), "rows": []}
     t_mixr = None
     for (name, k, _, n_aes), t in zip(rows, secs[1:]):
         if name == "mix-rounds":
@@ -259,8 +271,10 @@ def main():
     print("%-8s %9s %7s %10s" % ("op", "per AES", "time", "AES slots"))
     for r in out["rows"]:
         if r["op"] == "mix":
-            print("mix %s on %d rounds: %.3f the rounds' time alone"
-                  % (a.mix, 14 * a.chains, r["ratio"]))
+            print("mix%s on %d rounds: %.3f the rounds' time alone"
+                  % (" " + a.mix if a.mix in MIXES else "", 14 * a.chains,
+                     r["ratio"]))
+            print("    (%s)" % out["mix_spec"])
         else:
             print("%-8s %9.2f %7.3f %10.2f" % (r["op"], r["per_round"],
                                                r["ratio"], r["aes_slots"]))

@@ -34,6 +34,9 @@ import json, math, sys
 r = json.load(open(sys.argv[1]))
 w = sys.argv[2]
 ok = r["width"] == w and r["chains"] == 12 and r["aes_per_ns"] > 0
+# the width's own loop is the default mix
+ok = ok and r["mix"] == {"zmm": "vaes-avx512-kara", "ymm": "vaes-avx2",
+                         "xmm": "aesni"}[w] and "/112" in r["mix_spec"]
 left = {s.split()[0] for s in r["skipped"]}
 ops = {}
 for row in r["rows"]:
@@ -59,7 +62,9 @@ done
 # the text report: a header, a line per row, the mix
 if "$PY" "$SCRIPT" --reps 1 --iters 20000 >"$T/out" 2>&1 &&
    grep -q "^x86-pipes: [xyz]mm, 12 chains; rounds alone: " "$T/out" &&
-   grep -qE "^clmul +1\.00 " "$T/out" && grep -q "^mix clmul:26," "$T/out"
+   grep -qE "^clmul +1\.00 " "$T/out" &&
+   grep -qE "^mix (vaes-avx512-kara|vaes-avx2|aesni) on [0-9]+ rounds: " "$T/out" &&
+   grep -q "^    (clmul:26," "$T/out"
 then pass "text report"; else fail "text report: $(cat "$T/out")"; fi
 
 # refused, with a message
@@ -74,6 +79,7 @@ refuse() { # what args...
     fi
 }
 refuse "unknown operation in --mix" --mix "xor:2,nosuch:1"
+refuse "unknown loop in --mix" --mix "vaes-avx1024"
 refuse "negative count in --mix" --mix "xor:-1"
 refuse "rounds not a number" --mix "xor:2/x"
 refuse "3 chains" --chains 3
