@@ -134,16 +134,23 @@ void print_header(const opts *o)
     putchar('\n');
 }
 
+/* rijn's bytes per second in the row, or -1 (a cycles row, or no time) */
+static double rijn_bps(const result *r)
+{
+    if (r->per_iter <= 0 || r->sec[ENG_RIJN] <= 0)
+        return -1;
+    return r->per_iter / r->sec[ENG_RIJN];
+}
+
 /* The row's fraction of the AES limit of its backend's width: against the
  * limit timed between its repetitions (r->limit), or if there is none
  * (a peer-only row) the limit at start; -1 if the row has no limit. */
 static double aes_fraction(const variant *v, const result *r)
 {
-    double bps;
+    const double bps = rijn_bps(r);
 
-    if (r->per_iter <= 0 || r->sec[ENG_RIJN] <= 0)
+    if (bps < 0)
         return -1;
-    bps = r->per_iter / r->sec[ENG_RIJN];
     if (r->limit > 0)
         return bps / r->limit;
     return limit_fraction(v->impl, (unsigned)v->key_len * 8, bps);
@@ -160,7 +167,7 @@ static double gcm_fraction(const variant *v, const result *r)
                                 (unsigned)v->key_len * 8);
 
     if (f > 0 && r->gcm_limit > 0)
-        return r->per_iter / r->sec[ENG_RIJN] / r->gcm_limit;
+        return rijn_bps(r) / r->gcm_limit;
     return f > 0 && g > 0 ? f / g : -1;
 }
 
