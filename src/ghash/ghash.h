@@ -40,7 +40,11 @@
  *              any lengths, from J0 (j0): out[i] = in[i] ^ keystream from
  *              inc32(J0), tag = the full 16-byte tag; when decrypting, in
  *              is read once and what is hashed is what was decrypted;
- *              when encrypting, what is hashed is what was made. Used
+ *              when encrypting, what is hashed is what was made; tag
+ *              is written once, with the finished tag, after the data
+ *              (gcm.c passes the caller's buffer: nothing else, E(J0)
+ *              say, may pass through it; and j0 may be at tag, read
+ *              before the tag is written). Used
  *              by the mode for every such message instead of its short
  *              path, and by the streaming calls for the first data piece
  *              when it and the AAD are that short (src/modes/gcm.c).

@@ -414,6 +414,37 @@ static void oneshot_short(const rijn_gcm_key *k, uint8_t *out,
     rijn_burn(y, sizeof y);
 }
 
+/* Whether the engine's one-shot kernel takes this message (ghash.h). */
+static inline int kernel_takes(const rijn_gcm_key *k, size_t aad_len, size_t len)
+{
+    return len <= RIJN_GCM_SHORT_DATA && aad_len <= RIJN_GCM_SHORT_AAD &&
+           k->fused && k->ghash->oneshot != NULL;
+}
+
+/*
+ * A message the one-shot kernel takes, with a 12-byte IV: straight to the
+ * kernel from the public calls, as oneshot would call it but without
+ * oneshot's frame and, for a full tag, without a copy of it (the kernel
+ * writes the tag once, finished: ghash.h). J0 goes in the caller's tag
+ * buffer t (the kernel reads it before it writes the tag): with a J0
+ * buffer of its own, the caller's frame changed, and 576-byte messages,
+ * which do not come here, took 4-8% longer on Zen 3 (stack addresses;
+ * not the instructions). 16-byte messages took 0.73-0.84 of the time
+ * there, 64-byte 0.78-0.85. Returns 1 if taken.
+ */
+static inline __attribute__((always_inline)) int
+direct(const rijn_gcm_key *k, uint8_t *out, uint8_t tag[16], const uint8_t *iv,
+       size_t iv_len, const uint8_t *aad, size_t aad_len, const uint8_t *in,
+       size_t len, int decrypt, uint8_t j0buf[16])
+{
+    if (iv_len != 12 || !kernel_takes(k, aad_len, len))
+        return 0;
+    iv_block(j0buf, iv, 1);
+    k->ghash->oneshot(&k->aes, k->h, j0buf, out, in, len, aad, aad_len,
+                      decrypt, tag);
+    return 1;
+}
+
 /* One shot over a whole message: the full tag of aad and the ciphertext. */
 static void oneshot(const rijn_gcm_key *k, uint8_t *out, uint8_t tag[16],
                     const uint8_t *iv, size_t iv_len, const uint8_t *aad,
@@ -481,6 +512,9 @@ int rijn_gcm_encrypt(const rijn_gcm_key *k, unsigned char *ct,
 
     if (k->ghash == NULL || !valid_lengths(iv_len, tag_len, aad_len, len))
         return -1;
+    if (tag_len == 16 &&
+        direct(k, ct, tag, iv, iv_len, aad, aad_len, pt, len, 0, t))
+        return 0;
     oneshot(k, ct, t, iv, iv_len, aad, aad_len, pt, len, 0);
     if (tag_len == 16) /* inline, not a call through the PLT */
         memcpy(tag, t, 16);
@@ -505,7 +539,8 @@ int rijn_gcm_decrypt(const rijn_gcm_key *k, unsigned char *pt,
             rijn_burn(pt, len);
         return -1;
     }
-    oneshot(k, pt, t, iv, iv_len, aad, aad_len, ct, len, 1);
+    if (!direct(k, pt, t, iv, iv_len, aad, aad_len, ct, len, 1, t))
+        oneshot(k, pt, t, iv, iv_len, aad, aad_len, ct, len, 1);
     ok = rijn_ct_equal(t, tag, RIJN_INJECTED(8) ? 12 : tag_len); /* bug 8 */
     RIJN_PUBLIC(&ok, sizeof ok); /* accept or reject is public */
     rijn_burn(t, sizeof t);
