@@ -458,7 +458,7 @@ static void oneshot(const rijn_gcm_key *k, uint8_t *out, uint8_t tag[16],
                         aad_len <= RIJN_GCM_SHORT_AAD && !RIJN_INJECTED(3);
 
     if (len <= RIJN_GCM_SHORT_DATA && aad_len <= RIJN_GCM_SHORT_AAD) {
-        if (k->fused && k->ghash->oneshot != NULL) {
+        if (kernel_takes(k, aad_len, len)) {
             j0(k, iv0, iv, iv_len);
             k->ghash->oneshot(&k->aes, k->h, iv0, out, in, len, aad,
                               aad_len, decrypt, tag);
