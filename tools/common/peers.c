@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "common/peers.h"
+#include "rijn.h"
 
 enum peer_kind { PEER_OPENSSL, PEER_GCRYPT };
 
@@ -50,6 +51,7 @@ typedef unsigned (*gcry_tag_fn)(void *hd, void *tag, size_t len);
 typedef unsigned (*gcry_checktag_fn)(void *hd, const void *tag, size_t len);
 
 #define GCRYCTL_DISABLE_SECMEM 37
+#define GCRYCTL_DISABLE_HWF 63
 #define GCRYCTL_INITIALIZATION_FINISHED 38
 #define GCRY_CIPHER_AES128 7
 #define GCRY_CIPHER_AES192 8
@@ -132,13 +134,123 @@ static int give_up(void *lib, char *why, size_t n, const char *what)
     return -1;
 }
 
+/*
+ * The CPU the peers see. RIJN_CPU_MASK makes rijn run as on a CPU without
+ * the features it names (an AES-NI-only CPU: "vaes,vpclmul"); a row then
+ * compares like with like only if the peers run as on that CPU too. So
+ * under RIJN_CPU_MASK every x86 feature in this table that rijn's view
+ * lacks (rijn_cpu_features(): the detected ones, masked) is turned off in
+ * both: OpenSSL's through OPENSSL_ia32cap (its documented override, read
+ * when libcrypto loads: a bit cleared for each, unless the caller set the
+ * variable), libgcrypt's through GCRYCTL_DISABLE_HWF before
+ * gcry_check_version (what it has a name for). A feature the CPU never
+ * had is turned off to no effect. Without RIJN_CPU_MASK nothing changes.
+ *
+ * OPENSSL_ia32cap="~A:~B" clears bit i of A in OpenSSL's copy of CPUID
+ * leaf 1 (EDX in bits 0-31, ECX in 32-63) and bit i of B in leaf 7's
+ * (EBX in 0-31, ECX in 32-63).
+ */
+#if defined(__x86_64__)
+static const struct {
+    const char *name;  /* rijn's name (rijn_cpu_features) */
+    int leaf7;         /* 0: OpenSSL's word A (leaf 1), 1: word B */
+    int bit;           /* in that word */
+    const char *gcry;  /* libgcrypt's HWF name, NULL if none */
+} peer_feats[] = {
+    {"ssse3", 0, 32 + 9, "intel-ssse3"},
+    {"aesni", 0, 32 + 25, "intel-aesni"},
+    {"pclmul", 0, 32 + 1, "intel-pclmul"},
+    {"avx", 0, 32 + 28, "intel-avx"},
+    {"avx2", 1, 5, "intel-avx2"},
+    {"bmi2", 1, 8, "intel-bmi2"},
+    {"avx512f", 1, 16, NULL},
+    {"avx512ifma", 1, 21, NULL},
+    {"sha", 1, 29, "intel-shaext"},
+    {"avx512bw", 1, 30, NULL},
+    {"avx512vl", 1, 31, NULL},
+    {"gfni", 1, 32 + 8, NULL},
+    {"vaes", 1, 32 + 9, "intel-vaes-vpclmul"},
+    {"vpclmul", 1, 32 + 10, "intel-vaes-vpclmul"},
+};
+#define PEER_FEATS (sizeof peer_feats / sizeof peer_feats[0])
+static unsigned char mask_off[PEER_FEATS]; /* peer_feats[i] turned off */
+
+/* Whether name is in the comma-separated list. */
+static int listed(const char *list, const char *name)
+{
+    const size_t n = strlen(name);
+    for (const char *p = list; *p != '\0';) {
+        const char *e = strchr(p, ',');
+        const size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && memcmp(p, name, n) == 0)
+            return 1;
+        if (e == NULL)
+            break;
+        p = e + 1;
+    }
+    return 0;
+}
+#endif
+
+static int mask_done;
+static char mask_desc[512]; /* empty: no RIJN_CPU_MASK (or not x86) */
+
+/* Once, before either peer loads: what to turn off, OPENSSL_ia32cap set,
+ * and mask_desc written. */
+static void peer_mask(void)
+{
+    if (mask_done)
+        return;
+    mask_done = 1;
+#if defined(__x86_64__)
+    const char *m = getenv("RIJN_CPU_MASK");
+    char have[256], cap[64], gcry[160] = "";
+    unsigned long long w[2] = {0, 0};
+    const char *user;
+    size_t i, used = 0;
+
+    if (m == NULL || *m == '\0')
+        return;
+    rijn_cpu_features(have, sizeof have);
+    for (i = 0; i < PEER_FEATS; i++) {
+        if (listed(have, peer_feats[i].name))
+            continue;
+        mask_off[i] = 1;
+        w[peer_feats[i].leaf7] |= 1ULL << peer_feats[i].bit;
+        if (peer_feats[i].gcry != NULL && !listed(gcry, peer_feats[i].gcry)) {
+            int k = snprintf(gcry + used, sizeof gcry - used, "%s%s",
+                             used ? "," : "", peer_feats[i].gcry);
+            if (k > 0 && (size_t)k < sizeof gcry - used)
+                used += (size_t)k;
+        }
+    }
+    snprintf(cap, sizeof cap, "~0x%llx:~0x%llx", w[0], w[1]);
+    user = getenv("OPENSSL_ia32cap");
+    if (user == NULL)
+        setenv("OPENSSL_ia32cap", cap, 1);
+    snprintf(mask_desc, sizeof mask_desc,
+             "RIJN_CPU_MASK=%s: OPENSSL_ia32cap=%s%s, libgcrypt without %s",
+             m, user ? user : cap, user ? " (the caller's)" : "",
+             used ? gcry : "none of its features");
+#endif
+}
+
+const char *peer_cpu_mask(void)
+{
+    peer_mask();
+    return mask_desc[0] ? mask_desc : NULL;
+}
+
 /* dlopen() a peer's library and name the peer; NULL (why set) if the
  * library cannot be loaded. */
 static void *open_peer(peer *p, enum peer_kind kind, const char *name,
                        const char *soname, char *why, size_t why_len)
 {
-    void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    void *lib;
     char what[64];
+
+    peer_mask(); /* OPENSSL_ia32cap before libcrypto reads it */
+    lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
 
     if (lib == NULL) {
         snprintf(what, sizeof what, "cannot load %s", soname);
@@ -237,7 +349,13 @@ static int load_gcrypt(peer *p)
                  SYM(lib, "gcry_cipher_decrypt", p->gdecrypt) == 0 &&
                  SYM(lib, "gcry_cipher_gettag", p->ggettag) == 0 &&
                  SYM(lib, "gcry_cipher_checktag", p->gchecktag) == 0;
-    /* The documented initialisation sequence for an application. */
+    /* The documented initialisation sequence for an application, after
+     * the features RIJN_CPU_MASK turns off (peer_mask) */
+#if defined(__x86_64__)
+    for (size_t i = 0; i < PEER_FEATS; i++)
+        if (mask_off[i] && peer_feats[i].gcry != NULL)
+            control(GCRYCTL_DISABLE_HWF, peer_feats[i].gcry, NULL);
+#endif
     v = check(NULL);
     control(GCRYCTL_DISABLE_SECMEM, 0);
     control(GCRYCTL_INITIALIZATION_FINISHED, 0);

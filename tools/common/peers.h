@@ -23,6 +23,13 @@ const peer *peer_gcrypt(void);
 const char *peer_openssl_error(void);
 const char *peer_gcrypt_error(void);
 
+/* Under RIJN_CPU_MASK (x86-64): the peers run without the CPU features
+ * rijn's view lacks (peers.c, peer_mask); this says how ("RIJN_CPU_MASK=
+ * ...: OPENSSL_ia32cap=..., libgcrypt without ..."). NULL otherwise. Takes
+ * effect for a peer loaded after the first call of this or of
+ * peer_openssl()/peer_gcrypt(). */
+const char *peer_cpu_mask(void);
+
 const char *peer_name(const peer *p);     /* "openssl", "gcrypt" */
 const char *peer_version(const peer *p);  /* e.g. "OpenSSL 3.0.19 ..." */
 const char *peer_soname(const peer *p);   /* "libcrypto.so.3" */

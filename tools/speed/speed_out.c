@@ -95,6 +95,12 @@ void print_header(const opts *o)
             json_string(peer_version(pg));
         else
             printf("null");
+        /* how the peers were kept to RIJN_CPU_MASK's CPU (peers.h) */
+        printf(", \"cpu_mask\": ");
+        if ((po || pg) && peer_cpu_mask() != NULL)
+            json_string(peer_cpu_mask());
+        else
+            printf("null");
         printf("},\n  \"results\": [");
         return;
     }
@@ -122,6 +128,8 @@ void print_header(const opts *o)
     else if (o->use_peer[ENG_GCRYPT])
         printf("gcrypt:  absent (%s); no gcrypt column\n",
                peer_gcrypt_error());
+    if ((po || pg) && peer_cpu_mask() != NULL)
+        printf("peers:   as on the CPU rijn sees, %s\n", peer_cpu_mask());
     limit_print(core_hz);
     printf("ratio = peer time / rijn time (> 1: rijn is faster); rows "
            "marked [cyc] are cycles per operation\n\n");
