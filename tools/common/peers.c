@@ -229,9 +229,10 @@ static void peer_mask(void)
     if (user == NULL)
         setenv("OPENSSL_ia32cap", cap, 1);
     snprintf(mask_desc, sizeof mask_desc,
-             "RIJN_CPU_MASK=%s: OPENSSL_ia32cap=%s%s, libgcrypt without %s",
-             m, user ? user : cap, user ? " (the caller's)" : "",
-             used ? gcry : "none of its features");
+             "RIJN_CPU_MASK=%s: OPENSSL_ia32cap=%s%s, libgcrypt %s%s", m,
+             user ? user : cap, user ? " (the caller's)" : "",
+             used ? "without " : "as it is (it names none of those features)",
+             used ? gcry : "");
 #endif
 }
 
