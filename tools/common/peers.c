@@ -142,9 +142,12 @@ static int give_up(void *lib, char *why, size_t n, const char *what)
  * lacks (rijn_cpu_features(): the detected ones, masked) is turned off in
  * both: OpenSSL's through OPENSSL_ia32cap (its documented override, read
  * when libcrypto loads: a bit cleared for each, unless the caller set the
- * variable), libgcrypt's through GCRYCTL_DISABLE_HWF before
- * gcry_check_version (what it has a name for). A feature the CPU never
- * had is turned off to no effect. Without RIJN_CPU_MASK nothing changes.
+ * variable, which is then kept and not echoed), libgcrypt's through
+ * GCRYCTL_DISABLE_HWF before gcry_check_version (what it has a name for).
+ * A feature the CPU never had is turned off to no effect. Without
+ * RIJN_CPU_MASK nothing changes. The description (peer_cpu_mask) shows
+ * the mask with any byte outside [0-9A-Za-z,_~ -] as '?': it goes to the
+ * terminal and into JSON strings as it is.
  *
  * OPENSSL_ia32cap="~A:~B" clears bit i of A in OpenSSL's copy of CPUID
  * leaf 1 (EDX in bits 0-31, ECX in 32-63) and bit i of B in leaf 7's
@@ -204,7 +207,7 @@ static void peer_mask(void)
     mask_done = 1;
 #if defined(__x86_64__)
     const char *m = getenv("RIJN_CPU_MASK");
-    char have[256], cap[64], gcry[160] = "";
+    char have[256], cap[64], gcry[160] = "", shown[64];
     unsigned long long w[2] = {0, 0};
     const char *user;
     size_t i, used = 0;
@@ -224,13 +227,23 @@ static void peer_mask(void)
                 used += (size_t)k;
         }
     }
+    /* the mask as given, made safe to print (see the top) */
+    for (i = 0; m[i] != '\0' && i + 1 < sizeof shown; i++) {
+        const char c = m[i];
+        shown[i] = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+                           (c >= 'A' && c <= 'Z') || c == ',' || c == '_' ||
+                           c == '~' || c == ' ' || c == '-'
+                       ? c
+                       : '?';
+    }
+    shown[i] = '\0';
     snprintf(cap, sizeof cap, "~0x%llx:~0x%llx", w[0], w[1]);
     user = getenv("OPENSSL_ia32cap");
     if (user == NULL)
         setenv("OPENSSL_ia32cap", cap, 1);
     snprintf(mask_desc, sizeof mask_desc,
-             "RIJN_CPU_MASK=%s: OPENSSL_ia32cap=%s%s, libgcrypt %s%s", m,
-             user ? user : cap, user ? " (the caller's)" : "",
+             "RIJN_CPU_MASK=%s: OPENSSL_ia32cap=%s, libgcrypt %s%s", shown,
+             user ? "(the caller's, kept)" : cap,
              used ? "without " : "as it is (it names none of those features)",
              used ? gcry : "");
 #endif

@@ -239,8 +239,12 @@ int rijn_speed_poly1305(FILE *out, int json, int quick)
 
     if (json) {
         fprintf(out, "{\"poly1305aes\": {\"core_hz\": %.0f, \"timer\": "
-                "\"%s\", \"openssl\": \"%s\", \"rows\": [", hz,
-                clock_name(), have_ossl ? ossl.version : "");
+                "\"%s\", \"openssl\": \"%s\", ", hz, clock_name(),
+                have_ossl ? ossl.version : "");
+        /* how the peer was kept to RIJN_CPU_MASK's CPU (peers.h) */
+        if (have_ossl && peer_cpu_mask() != NULL)
+            fprintf(out, "\"openssl_cpu_mask\": \"%s\", ", peer_cpu_mask());
+        fprintf(out, "\"rows\": [");
         for (int r = 0; r < nrows; r++) {
             fprintf(out, "%s{\"impl\": \"%s\", \"cycles_per_byte\": {",
                     r ? ", " : "", rows[r].label);
@@ -257,6 +261,9 @@ int rijn_speed_poly1305(FILE *out, int json, int quick)
                 "%d interleaved runs)%s%s\n", hz * 1e-9, reps,
                 have_ossl ? "; x = OpenSSL time / rijn time; OpenSSL: " : "",
                 have_ossl ? ossl.version : "");
+        if (have_ossl && peer_cpu_mask() != NULL)
+            fprintf(out, "OpenSSL as on the CPU rijn sees, %s\n",
+                    peer_cpu_mask());
         fprintf(out, "%-18s", "bytes");
         for (int s = 0; s < NSIZES; s++)
             fprintf(out, " %9zu", sizes[s]);
