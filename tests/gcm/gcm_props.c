@@ -666,6 +666,73 @@ static void rules(void)
         tu_pass();
 }
 
+/*
+ * Tag lengths 0..17 through finish and verify, after a first piece the
+ * context takes as a whole message (its tag made ahead: 5 bytes by the
+ * one-shot kernel, 1420 by the last one, where the engine has them) and
+ * after two pieces (the tag made at the end): 12..16 give the oracle's
+ * tag cut to that length and accept exactly that prefix (a flipped
+ * byte inside it refused, one past it ignored), others are refused;
+ * either way the context is spent after the call.
+ */
+static void tag_lengths(void)
+{
+    static const size_t lens[] = {5, 1420};
+    keys ks;
+    uint8_t iv[12] = {7}, want[16], tag[18], t[18];
+    rijn_gcm_ctx c;
+    unsigned long bad = tu_failures();
+
+    if (keys_set(&ks, 16) != 0)
+        return;
+    for (size_t li = 0; li < 2; li++) {
+        const size_t len = lens[li];
+        for (int pieces = 1; pieces <= 2; pieces++) {
+            const size_t p1 = pieces == 1 ? len : len / 2;
+            rijn_gcm_encrypt(&ks.o, g_want, want, 16, iv, 12, g_aad, 13,
+                             g_pt, len);
+            for (size_t tl = 0; tl <= 17; tl++) {
+                const int ok = tl >= 12 && tl <= 16;
+                memset(tag, 0xa5, sizeof tag);
+                if (rijn_gcm_start(&c, &ks.k, iv, 12) != 0 ||
+                    rijn_gcm_aad(&c, g_aad, 13) != 0 ||
+                    rijn_gcm_encrypt_update(&c, g_out, g_pt, p1) != 0 ||
+                    rijn_gcm_encrypt_update(&c, g_out + p1, g_pt + p1,
+                                            len - p1) != 0 ||
+                    rijn_gcm_finish(&c, tag, tl) != (ok ? 0 : -1) ||
+                    (ok && memcmp(tag, want, tl) != 0) ||
+                    !all_are(tag + (ok ? tl : 0),
+                             sizeof tag - (ok ? tl : 0), 0xa5) ||
+                    rijn_gcm_finish(&c, tag, 16) != -1)
+                    tu_fail("finish: %zu bytes in %d piece(s), %zu-byte "
+                            "tag", len, pieces, tl);
+                for (int flip = -1; flip <= 1; flip++) {
+                    /* -1: the prefix as made; 0: its last byte flipped;
+                     * 1: the byte past it flipped (not read) */
+                    const size_t at = tl == 0 ? 0 : tl - 1 + (size_t)(flip > 0);
+                    const int accept = ok && flip != 0;
+                    memcpy(t, want, 16);
+                    t[16] = t[17] = 0;
+                    if (flip >= 0)
+                        t[at] ^= 0x40;
+                    if (rijn_gcm_start(&c, &ks.k, iv, 12) != 0 ||
+                        rijn_gcm_aad(&c, g_aad, 13) != 0 ||
+                        rijn_gcm_decrypt_update(&c, g_out, g_want, p1) != 0 ||
+                        rijn_gcm_decrypt_update(&c, g_out + p1, g_want + p1,
+                                                len - p1) != 0 ||
+                        rijn_gcm_verify(&c, t, tl) != (accept ? 0 : -1) ||
+                        rijn_gcm_verify(&c, want, 16) != -1)
+                        tu_fail("verify: %zu bytes in %d piece(s), %zu-byte "
+                                "tag, flip %d", len, pieces, tl, flip);
+                }
+            }
+        }
+    }
+    keys_wipe(&ks);
+    if (tu_failures() == bad)
+        tu_pass();
+}
+
 /* The limits of rijn_gcm.h (SP 800-38D 5.2.1.1), as gcm.c enforces them. */
 #define MAX_DATA ((((uint64_t)1) << 36) - 32)
 #define MAX_AAD ((((uint64_t)1) << 61) - 1)
@@ -972,6 +1039,7 @@ int main(int argc, char **argv)
     ivs();
     flips();
     rules();
+    tag_lengths();
     limits();
     wipes();
     return tu_end();
