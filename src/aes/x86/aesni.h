@@ -45,6 +45,20 @@ AESNI_INLINE void aesni_rounds(const __m128i *rk, unsigned nr, __m128i *s,
     RIJN_UNROLL(16)
     for (j = 0; j < n; j++)
         s[j] = _mm_xor_si128(s[j], k0);
+    if (n <= 2) {
+        /* one or two blocks, a latency chain: written out, each key a
+         * memory operand (as v2_rounds, vaes_avx2.h) */
+        RIJN_UNROLL(13)
+        for (r = 1; r < 14; r++) {
+            if (r >= nr)
+                break;
+            const __m128i kr = _mm_load_si128(rk + r);
+            RIJN_UNROLL(2)
+            for (j = 0; j < n; j++)
+                s[j] = _mm_aesenc_si128(s[j], kr);
+        }
+        return;
+    }
     RIJN_NO_UNROLL
     for (r = 1; r < nr; r++) {
         const __m128i kr = _mm_load_si128(rk + r);
