@@ -666,6 +666,23 @@ static void rules(void)
         tu_pass();
 }
 
+/* tag_lengths' message: start, 13 bytes of AAD, len bytes in two pieces
+ * (the first p1 bytes, then the rest), encrypting g_pt or decrypting
+ * g_want into g_out; 0 if every call accepts. */
+static int feed(rijn_gcm_ctx *c, const rijn_gcm_key *k, const uint8_t iv[12],
+                size_t len, size_t p1, int decrypt)
+{
+    int (*upd)(rijn_gcm_ctx *, unsigned char *, const unsigned char *,
+               size_t) = decrypt ? rijn_gcm_decrypt_update
+                                 : rijn_gcm_encrypt_update;
+    const uint8_t *in = decrypt ? g_want : g_pt;
+
+    return rijn_gcm_start(c, k, iv, 12) != 0 ||
+           rijn_gcm_aad(c, g_aad, 13) != 0 ||
+           upd(c, g_out, in, p1) != 0 ||
+           upd(c, g_out + p1, in + p1, len - p1) != 0;
+}
+
 /*
  * Tag lengths 0..17 through finish and verify, after a first piece the
  * context takes as a whole message (its tag made ahead: 5 bytes by the
@@ -694,11 +711,7 @@ static void tag_lengths(void)
             for (size_t tl = 0; tl <= 17; tl++) {
                 const int ok = tl >= 12 && tl <= 16;
                 memset(tag, 0xa5, sizeof tag);
-                if (rijn_gcm_start(&c, &ks.k, iv, 12) != 0 ||
-                    rijn_gcm_aad(&c, g_aad, 13) != 0 ||
-                    rijn_gcm_encrypt_update(&c, g_out, g_pt, p1) != 0 ||
-                    rijn_gcm_encrypt_update(&c, g_out + p1, g_pt + p1,
-                                            len - p1) != 0 ||
+                if (feed(&c, &ks.k, iv, len, p1, 0) != 0 ||
                     rijn_gcm_finish(&c, tag, tl) != (ok ? 0 : -1) ||
                     (ok && memcmp(tag, want, tl) != 0) ||
                     !all_are(tag + (ok ? tl : 0),
@@ -715,11 +728,7 @@ static void tag_lengths(void)
                     t[16] = t[17] = 0;
                     if (flip >= 0)
                         t[at] ^= 0x40;
-                    if (rijn_gcm_start(&c, &ks.k, iv, 12) != 0 ||
-                        rijn_gcm_aad(&c, g_aad, 13) != 0 ||
-                        rijn_gcm_decrypt_update(&c, g_out, g_want, p1) != 0 ||
-                        rijn_gcm_decrypt_update(&c, g_out + p1, g_want + p1,
-                                                len - p1) != 0 ||
+                    if (feed(&c, &ks.k, iv, len, p1, 1) != 0 ||
                         rijn_gcm_verify(&c, t, tl) != (accept ? 0 : -1) ||
                         rijn_gcm_verify(&c, want, 16) != -1)
                         tu_fail("verify: %zu bytes in %d piece(s), %zu-byte "
