@@ -515,6 +515,10 @@ int rijn_gcm_encrypt(const rijn_gcm_key *k, unsigned char *ct,
     if (tag_len == 16 &&
         direct(k, ct, tag, iv, iv_len, aad, aad_len, pt, len, 0, t))
         return 0;
+    /* into t, never the caller's tag: the last kernels keep E(J0), the
+     * tag's mask, in their tag argument until the tag overwrites it, and
+     * another thread or process may read the caller's buffer (gcm_race,
+     * mask_watch) */
     oneshot(k, ct, t, iv, iv_len, aad, aad_len, pt, len, 0);
     if (tag_len == 16) /* inline, not a call through the PLT */
         memcpy(tag, t, 16);

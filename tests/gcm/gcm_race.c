@@ -46,6 +46,9 @@
  * piece's whole blocks or its tail) and rijn_chunked_open_chunk (final
  * and full chunks; the chunked key is set up again with the pairing).
  *
+ * And encryptions while a reader thread watches the caller's tag buffer
+ * for E(J0), the tag's mask (mask_watch): never there.
+ *
  * Each case runs for RIJN_RACE_MS milliseconds (default 10; 8 with
  * --quick, for qemu; 4 under AddressSanitizer; at least 4 calls). A line per API gives the
  * decryptions, those during which the byte changed ("contested"),
@@ -400,6 +403,112 @@ static void chunk_aes_key(uint8_t out[32], const uint8_t key[32],
 
 static uint8_t g_pt[MAXLEN];
 
+/* ---- the tag's mask ---------------------------------------------------- */
+
+/* A reader that watches 16 bytes for a value: reads counts its reads of
+ * them (each one byte at a time, so a torn read is not a concern: any
+ * read that finds the value counts), seen those that found it. */
+typedef struct {
+    const volatile uint8_t *p;
+    uint8_t want[16];
+    atomic_int stop;
+    RIJN_ALIGN(64) atomic_ulong reads; /* own cache line: read by main */
+    atomic_ulong seen;
+} reader;
+
+static void *reader_run(void *arg)
+{
+    reader *r = arg;
+    unsigned long n = 0, seen = 0;
+
+    while (!atomic_load_explicit(&r->stop, memory_order_relaxed)) {
+        uint8_t v[16];
+        for (int i = 0; i < 16; i++)
+            v[i] = r->p[i];
+        seen += memcmp(v, r->want, 16) == 0;
+        atomic_store_explicit(&r->reads, ++n, memory_order_relaxed);
+    }
+    atomic_store(&r->seen, seen);
+    return NULL;
+}
+
+/*
+ * Encryptions while another thread reads the caller's tag buffer
+ * (rijn_gcm_encrypt's tag, rijn_gcm_seal's out + len) and looks for
+ * E(J0), the tag's mask: with the tag written over it and the
+ * ciphertext, the mask gives the GHASH value of a known message, a
+ * polynomial in H whose roots an attacker can find, and then forge. The
+ * `last` kernels keep E(J0) in their tag argument until the tag
+ * overwrites it (ghash.h), so the mode has to give them memory of its
+ * own. Lengths the last kernel takes, over whole batches and not.
+ */
+static void mask_watch(const rijn_gcm_key *k, const char *pairing,
+                       uint8_t *buf)
+{
+    static const size_t lens[] = {113, 2049, 16400};
+    RIJN_ALIGN(16) uint8_t tag[16];
+
+    for (int seal = 0; seal <= 1; seal++) {
+        for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+            const size_t len = lens[li];
+            uint8_t iv[12], j0[16];
+            reader r;
+            pthread_t t;
+            unsigned long n = 0, r0, r1;
+            double end;
+
+            tu_rng_fill(&g_rng, iv, sizeof iv);
+            memcpy(j0, iv, 12);
+            memset(j0 + 12, 0, 3);
+            j0[15] = 1;
+            memset(&r, 0, sizeof r);
+            rijn_aes_encrypt_blocks(&k->aes, r.want, j0, 1);
+            r.p = seal ? buf + len : tag;
+            memset(buf, 0, len + 16);
+            memset(tag, 0, sizeof tag);
+            atomic_init(&r.stop, 0);
+            atomic_init(&r.reads, 0);
+            atomic_init(&r.seen, 0);
+            if (pthread_create(&t, NULL, reader_run, &r) != 0) {
+                tu_fail("pthread_create failed");
+                return;
+            }
+            end = now_ms() + g_case_ms;
+            r0 = atomic_load(&r.reads);
+            while (n < 4 || now_ms() < end) {
+                int rc = seal ? rijn_gcm_seal(k, buf, 16, iv, 12, NULL, 0,
+                                              g_pt, len)
+                              : rijn_gcm_encrypt(k, buf, tag, 16, iv, 12,
+                                                 NULL, 0, g_pt, len);
+                if (rc != 0) {
+                    tu_fail("%s: the call failed", pairing);
+                    break;
+                }
+                n++;
+            }
+            r1 = atomic_load(&r.reads);
+            atomic_store(&r.stop, 1);
+            pthread_join(t, NULL);
+            if (atomic_load(&r.seen) != 0)
+                tu_fail("%s: %s of %zu bytes: E(J0), the tag's mask, was in "
+                        "the caller's buffer during the call (%lu of %lu "
+                        "reads in %lu calls)", pairing,
+                        seal ? "rijn_gcm_seal" : "rijn_gcm_encrypt", len,
+                        (unsigned long)atomic_load(&r.seen), r1, n);
+            else if (r1 == r0)
+                tu_fail("%s: the reader never read the tag's place during "
+                        "the calls (no concurrency: the test proved nothing)",
+                        pairing);
+            else
+                tu_note("%s: %s of %zu bytes: %lu calls, %lu reads of the "
+                        "tag's place, never E(J0)", pairing,
+                        seal ? "rijn_gcm_seal" : "rijn_gcm_encrypt", len, n,
+                        r1 - r0);
+        }
+    }
+    rijn_burn(tag, sizeof tag);
+}
+
 static void tally_print(const char *pairing)
 {
     for (int a = 0; a < N_API; a++) {
@@ -525,6 +634,7 @@ static void run_pairing(const char *aes, const char *ghash)
         }
     }
     tally_print(pairing);
+    mask_watch(&k, pairing, outm);
     for (int a = 0; a < N_API; a++)
         contested += g_tally[a].contested;
     /* the writer must have run during the decryptions */
