@@ -45,10 +45,12 @@ V2_INLINE __m256i v2_rk(const rijn_aes_key *k, unsigned r)
  * Rounds 0..nr-1 on s[0..n-1] (n constant); the caller does the last. The
  * round loop stays rolled (tails and ECB): unrolled, the compiler hoists all
  * round keys into the 16 YMM registers and spills the states instead.
- * One or two registers (a message of up to 4 blocks, with J0) are a
- * latency chain: their rounds are written out, each key a memory operand,
- * as a rolled loop of one VAESENC ran 5-18% slower at 16 bytes (CTR and
- * GCM, Zen 3) in builds where it crossed a 64-byte line of code.
+ * Up to five registers (a message of up to 9 blocks, with J0; the end
+ * batches of 113..144-byte messages) their rounds are written out, each
+ * key a memory operand: a rolled loop of one to five VAESENC is a short
+ * latency chain whose speed depended on where the linker put it (Zen 3,
+ * against the same code placed elsewhere: 16-byte CTR and GCM 1.04-1.19x,
+ * 128-byte CTR 1.13-1.22x, 64-112-byte GCM 1.02-1.07x).
  */
 V2_INLINE void v2_rounds(const rijn_aes_key *k, __m256i *s, const size_t n,
                          const unsigned nr)
@@ -60,13 +62,13 @@ V2_INLINE void v2_rounds(const rijn_aes_key *k, __m256i *s, const size_t n,
     RIJN_UNROLL(16)
     for (j = 0; j < n; j++)
         s[j] = _mm256_xor_si256(s[j], k0);
-    if (n <= 2) {
+    if (n <= 5) {
         RIJN_UNROLL(13)
         for (r = 1; r < 14; r++) {
             if (r >= nr)
                 break;
             const __m256i kr = v2_rk(k, r);
-            RIJN_UNROLL(2)
+            RIJN_UNROLL(5)
             for (j = 0; j < n; j++)
                 s[j] = _mm256_aesenc_epi128(s[j], kr);
         }
