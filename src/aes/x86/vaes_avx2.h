@@ -45,8 +45,8 @@ V2_INLINE __m256i v2_rk(const rijn_aes_key *k, unsigned r)
  * Rounds 0..nr-1 on s[0..n-1] (n constant); the caller does the last. The
  * round loop stays rolled (tails and ECB): unrolled, the compiler hoists all
  * round keys into the 16 YMM registers and spills the states instead.
- * Up to five registers (a message of up to 9 blocks, with J0; the end
- * batches of 113..144-byte messages) their rounds are written out, each
+ * For up to five registers (a message of up to 9 blocks, with J0; the
+ * end batches of 113..144-byte messages) the rounds are written out, each
  * key a memory operand: a rolled loop of one to five VAESENC is a short
  * latency chain whose speed depended on where the linker put it (Zen 3,
  * against the same code placed elsewhere: 16-byte CTR and GCM 1.04-1.19x,
